@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { noticeIdFor } from '../../notices/completionNotice.js';
+import { openRuntime } from '../../runtime/openRuntime.js';
+import { runJobNow } from '../../sync/runJobNow.js';
+import type { RunSummary } from '../../sync/syncQuery.js';
+import { nonNegativeInteger, requireEnv } from '../options.js';
+import { ProgressLine } from '../progressLine.js';
+
+interface RunOptions {
+  query?: number;
+  config: string;
+}
+
+export function formatSummary(job: string, summary: RunSummary): string {
+  const { counts } = summary;
+  const rate = Math.round((counts.new + counts.updated + counts.unchanged) / Math.max(summary.durationMs / 1000, 0.001));
+  const outcome = summary.error ? `failed: ${summary.error.message}` : `${summary.status}${summary.stopReason ? ` (${summary.stopReason})` : ''}`;
+  return `${job} run ${summary.runId}: ${outcome}; ${summary.pages} pages, ${counts.new} new, ${counts.updated} updated, ${counts.unchanged} unchanged, ${Math.round(summary.durationMs)} ms, ${rate} records/s`;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('run a job now, in this process, and wait for it to finish')
+    .argument('<job>', 'job name from the config')
+    .option('--query <n>', 'run only the query with this index (from 0)', nonNegativeInteger('--query'))
+    .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
+    .action(async (job: string, options: RunOptions) => {
+      const config = await loadConfig(options.config);
+      const runtime = await openRuntime(config, { databaseUrl: requireEnv('DATABASE_URL') });
+      const progress = new ProgressLine();
+      let failed = false;
+      try {
+        progress.begin(`running ${job}`);
+        const summaries = await runJobNow(config, job, options.query, {
+          store: runtime.store,
+          sources: runtime.sources,
+          logger: runtime.logger,
+          notify: runtime.outbox !== undefined,
+          onPage: (state) => progress.update(state),
+        });
+        progress.end();
+        for (const summary of summaries) {
+          process.stdout.write(`${formatSummary(job, summary)}\n`);
+          failed ||= summary.status === 'failed';
+          // One delivery attempt now; a failed one stays in the outbox for the notify worker.
+          if (runtime.outbox) await runtime.outbox.deliver(noticeIdFor(summary.runId));
+        }
+      } finally {
+        await runtime.close();
+      }
+      if (failed) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import type { Config, IncrementalConfig, JobConfig, PagingConfig, QueryConfig, RecordSelectorConfig, SourceConfig } from './schema.js';
+
+/** Everything one sync run needs to know about its query, with job and query overrides applied. */
+export interface ResolvedQuery {
+  job: string;
+  sourceName: string;
+  source: SourceConfig;
+  queryIndex: number;
+  /** Stable across config edits that do not change the query itself; names its incremental cursor. */
+  queryKey: string;
+  q: string | undefined;
+  params: Record<string, string>;
+  paging: PagingConfig;
+  records: RecordSelectorConfig;
+  incremental: IncrementalConfig | undefined;
+}
+
+export function findJob(config: Config, name: string): JobConfig {
+  const job = config.jobs.find((candidate) => candidate.name === name);
+  if (!job) throw new Error(`no job named "${name}" in the config (have: ${config.jobs.map((j) => j.name).join(', ')})`);
+  return job;
+}
+
+export function resolveQuery(config: Config, job: JobConfig, queryIndex: number): ResolvedQuery {
+  const query: QueryConfig | undefined = job.queries[queryIndex];
+  if (!query) throw new Error(`job "${job.name}" has no query ${queryIndex} (it has ${job.queries.length}, numbered from 0)`);
+  const source = config.sources[job.source];
+  if (!source) throw new Error(`job "${job.name}" names unknown source "${job.source}"`);
+  const params = Object.fromEntries(Object.entries(query.params).map(([key, value]) => [key, String(value)]));
+  const fingerprint = JSON.stringify([query.q ?? null, Object.entries(params).sort(([a], [b]) => a.localeCompare(b))]);
+  return {
+    job: job.name,
+    sourceName: job.source,
+    source,
+    queryIndex,
+    queryKey: createHash('sha256').update(fingerprint).digest('hex').slice(0, 16),
+    q: query.q,
+    params,
+    paging: { ...source.paging, ...job.paging, ...query.paging },
+    // The schema's superRefine guarantees path and kind once job and query are merged.
+    records: { key: 'id', ...job.records, ...query.records } as RecordSelectorConfig,
+    incremental: query.incremental,
+  };
+}

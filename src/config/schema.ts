@@ -1,0 +1,187 @@
+import cron from 'node-cron';
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+const nonNegativeInt = z.number().int().nonnegative();
+
+/** A dot path into a JSON object, e.g. `results.trackmatches.track`. */
+const dotPath = z.string().regex(/^[A-Za-z0-9_@$-]+(\.[A-Za-z0-9_@$-]+)*$/, 'must be a dot path such as "results.artistmatches.artist"');
+
+const keyPart = z.union([dotPath, z.literal('$query')]);
+
+export const retryPolicySchema = z.strictObject({
+  /** Attempts per request, the first included. */
+  attempts: positiveInt.max(20).default(5),
+  /** First backoff ceiling; each retry doubles it (full jitter picks 0..ceiling). */
+  baseDelayMs: nonNegativeInt.default(500),
+  maxDelayMs: nonNegativeInt.default(30_000),
+  /** A longer Retry-After than this is capped to it. */
+  maxRetryAfterMs: nonNegativeInt.default(60_000),
+});
+
+export const rateLimitSchema = z.strictObject({
+  /** Requests allowed per `durationMs`, across every worker. */
+  max: positiveInt,
+  durationMs: positiveInt.default(1000),
+});
+
+/** Slides a query's lower bound when the upstream caps page × limit (Etherscan's 10,000 window). */
+export const windowSchema = z.strictObject({
+  maxResults: positiveInt,
+  /** Request parameter holding the lower bound, e.g. `startblock`. */
+  param: z.string().min(1),
+  /** Record field whose last value becomes the next lower bound, e.g. `blockNumber`. */
+  field: dotPath,
+});
+
+export const pagingSchema = z.strictObject({
+  style: z.enum(['page', 'offset', 'cursor']).default('page'),
+  /** Items per page, sent as `limitParam`. */
+  limit: positiveInt.max(10_000).default(50),
+  limitParam: z.string().min(1).default('limit'),
+  pageParam: z.string().min(1).default('page'),
+  firstPage: nonNegativeInt.default(1),
+  offsetParam: z.string().min(1).default('offset'),
+  /** For `cursor` style: where the next cursor sits in `data`, and the parameter that carries it. */
+  cursorPath: dotPath.optional(),
+  cursorParam: z.string().min(1).default('cursor'),
+  maxPages: positiveInt.default(10_000),
+  window: windowSchema.optional(),
+});
+
+export const recordSelectorSchema = z.strictObject({
+  /** Where the items sit in `data`; an object there is one record. */
+  path: dotPath,
+  /**
+   * Record field that identifies it; `$query` stands for the query's `q`. A list makes a
+   * composite key (joined with "|"), e.g. `[$query, id]` for items relative to the query.
+   */
+  key: z.union([keyPart, z.array(keyPart).min(1)]).default('id'),
+  /** Kind of record, e.g. `artist`; with the source and key it names one row of `records`. */
+  kind: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be lower case letters, digits and _'),
+});
+
+/** How an error envelope (`status` other than success) is classified. */
+export const envelopeErrorsSchema = z.strictObject({
+  /** Case-insensitive message fragments that mean "rate limited": retried after a wait. */
+  rateLimitedMessages: z.array(z.string().min(1)).default(['rate limit']),
+  /** Fragments that mean a passing failure: retried. */
+  temporaryMessages: z.array(z.string().min(1)).default(['temporary', 'try again', 'service offline']),
+  /** Fragments that mean the key is bad: the run fails at once. */
+  authMessages: z.array(z.string().min(1)).default(['invalid api key', 'suspended']),
+});
+
+export const sourceSchema = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  apiKey: z.string().min(1, 'must not be empty'),
+  /** Path of the endpoint under `baseUrl`, e.g. `/2.0/` or `/api`. */
+  path: z.string().startsWith('/', 'must start with /'),
+  timeoutMs: positiveInt.default(15_000),
+  maxResponseBytes: positiveInt.default(64 * 1024 * 1024),
+  retry: retryPolicySchema.prefault({}),
+  rateLimit: rateLimitSchema.optional(),
+  paging: pagingSchema.prefault({}),
+  errors: envelopeErrorsSchema.prefault({}),
+});
+
+const pagingOverrideSchema = pagingSchema.partial();
+const recordOverrideSchema = recordSelectorSchema.partial();
+
+/** Incremental reads: the next run starts at the highest `field` stored, minus `overlap`. */
+export const incrementalSchema = z.strictObject({
+  param: z.string().min(1),
+  field: dotPath,
+  overlap: nonNegativeInt.default(0),
+});
+
+const paramValue = z.union([z.string(), z.number(), z.boolean()]);
+
+export const querySchema = z.strictObject({
+  q: z.string().optional(),
+  params: z.record(z.string(), paramValue).default({}),
+  records: recordOverrideSchema.optional(),
+  paging: pagingOverrideSchema.optional(),
+  incremental: incrementalSchema.optional(),
+});
+
+export const scheduleSchema = z.strictObject({
+  cron: z.string().refine((value) => cron.validate(value), {
+    error: (issue) => `${JSON.stringify(issue.input)} is not a valid cron expression`,
+  }),
+  timezone: z.string().default('UTC').refine((zone) => isTimeZone(zone), {
+    error: (issue) => `${JSON.stringify(issue.input)} is not an IANA time zone`,
+  }),
+});
+
+export const jobSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, ".", "_" or "-"'),
+  source: z.string().min(1),
+  schedule: scheduleSchema.optional(),
+  records: recordOverrideSchema.optional(),
+  paging: pagingOverrideSchema.optional(),
+  queries: z.array(querySchema).min(1, 'needs at least one query'),
+});
+
+export const webhookSchema = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  uuid: z.uuid({ error: 'must be a UUID' }),
+  /** Standard Webhooks signing secret, `whsec_` + base64. */
+  secret: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]+=*$/, 'must be "whsec_" followed by base64')
+      .optional(),
+  ),
+  timeoutMs: positiveInt.default(15_000),
+  /** Waits before each retry of a failed delivery (Svix's schedule by default); jittered ±20%. */
+  retryScheduleMs: z.array(nonNegativeInt).min(1).default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
+  /** After this age an undelivered notice is marked exhausted. */
+  giveUpAfterMs: positiveInt.default(3 * 24 * 3_600_000),
+});
+
+export const configSchema = z
+  .strictObject({
+    sources: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'source names are lower case'), sourceSchema),
+    jobs: z.array(jobSchema).min(1, 'needs at least one job'),
+    webhook: webhookSchema.optional(),
+  })
+  .superRefine((config, ctx) => {
+    const names = new Set<string>();
+    config.jobs.forEach((job, index) => {
+      if (!(job.source in config.sources)) {
+        ctx.addIssue({ code: 'custom', path: ['jobs', index, 'source'], message: `"${job.source}" is not a configured source (have: ${Object.keys(config.sources).join(', ') || 'none'})` });
+      }
+      if (names.has(job.name)) ctx.addIssue({ code: 'custom', path: ['jobs', index, 'name'], message: `"${job.name}" is used by another job` });
+      names.add(job.name);
+      job.queries.forEach((query, queryIndex) => {
+        const records = { ...job.records, ...query.records };
+        for (const field of ['path', 'kind'] as const) {
+          if (records[field] === undefined) {
+            ctx.addIssue({ code: 'custom', path: ['jobs', index, 'queries', queryIndex, 'records', field], message: `is required (set it on the query or on the job)` });
+          }
+        }
+      });
+    });
+  });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;
+export type SourceConfig = z.output<typeof sourceSchema>;
+export type JobConfig = z.output<typeof jobSchema>;
+export type QueryConfig = z.output<typeof querySchema>;
+export type PagingConfig = z.output<typeof pagingSchema>;
+export type RecordSelectorConfig = z.output<typeof recordSelectorSchema>;
+export type RetryPolicy = z.output<typeof retryPolicySchema>;
+export type EnvelopeErrorsConfig = z.output<typeof envelopeErrorsSchema>;
+export type IncrementalConfig = z.output<typeof incrementalSchema>;
+export type WebhookConfig = z.output<typeof webhookSchema>;

@@ -1,0 +1,60 @@
+export type UpstreamErrorKind =
+  /** Socket error, reset or refused connection. */
+  | 'network'
+  | 'timeout'
+  /** HTTP 429, or an error envelope saying so. */
+  | 'rate_limited'
+  /** 5xx, or an error envelope saying the failure is temporary. */
+  | 'temporary'
+  /** 401/403, or an error envelope saying the key is invalid. */
+  | 'auth'
+  /** Any other 4xx, or an error envelope we do not recognise as passing. */
+  | 'rejected'
+  | 'redirect'
+  | 'too_large'
+  /** The body is not JSON, not the envelope, or items are not where the config says. */
+  | 'malformed';
+
+const RETRYABLE: ReadonlySet<UpstreamErrorKind> = new Set(['network', 'timeout', 'rate_limited', 'temporary', 'malformed']);
+
+export interface UpstreamErrorDetails {
+  source: string;
+  status?: number;
+  /** The upstream's own message (envelope `message`), when it gave one. */
+  upstreamMessage?: string;
+  /** Start of the body, for the log; never contains request headers. */
+  excerpt?: string;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/** A failed request to an upstream, classified so that retry policy is a lookup, not a guess. */
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  readonly source: string;
+  readonly status: number | undefined;
+  readonly upstreamMessage: string | undefined;
+  readonly excerpt: string | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    readonly kind: UpstreamErrorKind,
+    message: string,
+    details: UpstreamErrorDetails,
+  ) {
+    const parts = [`${details.source}: ${message}`];
+    if (details.status !== undefined) parts.push(`(HTTP ${details.status})`);
+    if (details.upstreamMessage) parts.push(`upstream said: "${details.upstreamMessage}"`);
+    super(parts.join(' '), { cause: details.cause });
+    this.source = details.source;
+    this.status = details.status;
+    this.upstreamMessage = details.upstreamMessage;
+    this.excerpt = details.excerpt;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** Malformed bodies are retried: truncated or garbled responses are usually passing faults. */
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+}

@@ -1,0 +1,42 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RetryPolicy } from '../config/schema.js';
+import { backoffDelay } from './backoff.js';
+import type { RequestGate } from './RequestGate.js';
+import type { FetchedPage, SourceClient } from './SourceClient.js';
+import { UpstreamError } from './UpstreamError.js';
+
+export interface RetryHooks {
+  /** Called before each wait; the error is the one being retried. */
+  onRetry?(error: UpstreamError, retry: number, delayMs: number): void;
+  /** Called with the time spent waiting for the rate limit. */
+  onRateLimitWait?(waitedMs: number): void;
+  /** Aborts waiting between attempts (e.g. on shutdown). */
+  signal?: AbortSignal;
+  random?: () => number;
+}
+
+/**
+ * Fetches a page, retrying network errors, timeouts, 5xx, 429 and passing error envelopes with
+ * exponential backoff and full jitter; `Retry-After` supersedes the computed delay. Other errors
+ * (bad key, 4xx) are thrown at once.
+ */
+export async function fetchWithRetries(
+  client: SourceClient,
+  params: Record<string, string>,
+  policy: RetryPolicy,
+  gate: RequestGate,
+  hooks: RetryHooks = {},
+): Promise<FetchedPage> {
+  for (let attempt = 1; ; attempt++) {
+    const waited = await gate.acquire();
+    if (waited > 0) hooks.onRateLimitWait?.(waited);
+    try {
+      return await client.fetchPage(params);
+    } catch (error) {
+      if (!(error instanceof UpstreamError) || !error.retryable || attempt >= policy.attempts) throw error;
+      const delay = backoffDelay(policy, attempt, error.retryAfterMs, hooks.random);
+      hooks.onRetry?.(error, attempt, delay);
+      await sleep(delay, undefined, { signal: hooks.signal });
+    }
+  }
+}

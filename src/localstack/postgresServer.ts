@@ -1,0 +1,103 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort } from './freePort.js';
+import { LocalStackError } from './LocalStackError.js';
+import { isRoot, runCommand } from './processes.js';
+
+export interface PostgresServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'feedsync';
+
+function hasServerBinaries(bindir: string): boolean {
+  return existsSync(join(bindir, 'initdb')) && existsSync(join(bindir, 'pg_ctl'));
+}
+
+/** Finds initdb/pg_ctl via pg_config, then Debian's /usr/lib/postgresql/<version>/bin, newest first. */
+export async function findPostgresBindir(): Promise<string> {
+  const fromConfig = await runCommand('pg_config', ['--bindir']).catch(() => undefined);
+  const configured = fromConfig?.code === 0 ? fromConfig.output.trim() : '';
+  if (configured && hasServerBinaries(configured)) return configured;
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  for (const version of versions) {
+    const bindir = join(root, version, 'bin');
+    if (hasServerBinaries(bindir)) return bindir;
+  }
+  throw new LocalStackError(
+    'missing_binary',
+    'PostgreSQL server binaries (initdb, pg_ctl) were not found via `pg_config --bindir` or in /usr/lib/postgresql/*/bin. ' +
+      'Install them with `apt-get install -y postgresql`, set DATABASE_URL to a running Postgres, or start one with `docker compose up -d postgres`.',
+  );
+}
+
+/** Postgres refuses to run as root, so as root the cluster belongs to the `postgres` user. */
+async function asClusterOwner(bindir: string, program: string, args: string[]) {
+  const path = join(bindir, program);
+  const result = isRoot() ? await runCommand('runuser', ['-u', 'postgres', '--', path, ...args]) : await runCommand(path, args);
+  if (result.code !== 0) throw new LocalStackError('start_failed', `${program} ${args.join(' ')} failed (exit ${result.code}):\n${result.output.slice(-4000)}`);
+  return result;
+}
+
+/** Starts a throwaway Postgres cluster in a temp dir on a free loopback port, with a `feedsync` database. */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const bindir = await findPostgresBindir();
+  const dir = await mkdtemp(join(tmpdir(), 'feedsync-pg-'));
+  if (isRoot()) {
+    const owner = await runCommand('id', ['-u', 'postgres']);
+    const group = await runCommand('id', ['-g', 'postgres']);
+    if (owner.code !== 0) throw new LocalStackError('start_failed', 'Running as root, but there is no `postgres` user to own the cluster. Create it with `useradd --system postgres`.');
+    await chown(dir, Number(owner.output.trim()), Number(group.output.trim()));
+  }
+  const dataDir = join(dir, 'data');
+  const port = await freePort();
+  await asClusterOwner(bindir, 'initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
+  // A throwaway cluster: durability traded for speed, as tests and the demo never need crash safety of the server itself.
+  const serverOptions = [
+    `-p ${port}`,
+    '-c listen_addresses=127.0.0.1',
+    `-k ${dir}`,
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=300',
+  ].join(' ');
+  const logFile = join(dir, 'postgres.log');
+  try {
+    await asClusterOwner(bindir, 'pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', logFile, '-w', '-t', '60', 'start']);
+  } catch (error) {
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    throw new LocalStackError('start_failed', `Postgres did not start: ${(error as Error).message}\n${log.slice(-4000)}`, { cause: error });
+  }
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`,
+    port,
+    dataDir,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await asClusterOwner(bindir, 'pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

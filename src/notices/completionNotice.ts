@@ -1,0 +1,50 @@
+import type { NoticeToQueue, RunState } from '../storage/RunStore.js';
+
+export type NoticeType = 'sync.succeeded' | 'sync.failed';
+
+/** The notice body posted to the webhook: Standard Webhooks' `{type, timestamp, data}`. */
+export interface CompletionNotice {
+  type: NoticeType;
+  timestamp: string;
+  data: {
+    runId: string;
+    job: string;
+    source: string;
+    query: { index: number; q: string | null; params: Record<string, string> };
+    attempt: number;
+    pages: number;
+    records: { new: number; updated: number; unchanged: number };
+    started: string;
+    finished: string;
+    durationMs: number;
+    error: { kind: string | null; message: string } | null;
+  };
+}
+
+/** The `webhook-id` of a run's notice: one per run, the same on every delivery attempt. */
+export function noticeIdFor(runId: string): string {
+  return `msg_${runId.replaceAll('-', '')}`;
+}
+
+export function completionNotice(run: RunState): NoticeToQueue {
+  const finished = run.finishedAt ?? new Date();
+  const type: NoticeType = run.status === 'succeeded' ? 'sync.succeeded' : 'sync.failed';
+  const payload: CompletionNotice = {
+    type,
+    timestamp: finished.toISOString(),
+    data: {
+      runId: run.id,
+      job: run.job,
+      source: run.source,
+      query: { index: run.queryIndex, q: run.query.q, params: run.query.params },
+      attempt: run.attempt,
+      pages: run.pages,
+      records: run.counts,
+      started: run.startedAt.toISOString(),
+      finished: finished.toISOString(),
+      durationMs: finished.getTime() - run.startedAt.getTime(),
+      error: run.status === 'failed' ? { kind: run.errorKind, message: run.error ?? 'unknown error' } : null,
+    },
+  };
+  return { id: noticeIdFor(run.id), type, body: JSON.stringify(payload) };
+}

@@ -1,0 +1,42 @@
+import { request } from 'undici';
+import type { WebhookConfig } from '../config/schema.js';
+import { parseRetryAfter } from '../http/retryAfter.js';
+import { webhookHeaders } from './signNotice.js';
+
+export interface DeliveryAttempt {
+  delivered: boolean;
+  httpStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+  retryAfterMs: number | undefined;
+  /** 410 Gone: the receiver says the endpoint will never accept again. */
+  gone: boolean;
+}
+
+/** One POST of a notice; 2xx is delivered, everything else (3xx included, never followed) is not. */
+export async function postNotice(webhook: WebhookConfig, id: string, body: string): Promise<DeliveryAttempt> {
+  const url = new URL(`${webhook.baseUrl.replace(/\/+$/, '')}/${webhook.uuid}`);
+  const started = performance.now();
+  try {
+    const response = await request(url, {
+      method: 'POST',
+      headers: webhookHeaders(id, body, webhook.secret),
+      body,
+      signal: AbortSignal.timeout(webhook.timeoutMs),
+    });
+    await response.body.dump();
+    const delivered = response.statusCode >= 200 && response.statusCode < 300;
+    return {
+      delivered,
+      httpStatus: response.statusCode,
+      latencyMs: Math.round(performance.now() - started),
+      error: delivered ? null : `HTTP ${response.statusCode}`,
+      retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+      gone: response.statusCode === 410,
+    };
+  } catch (error) {
+    const name = (error as Error).name;
+    const message = name === 'TimeoutError' || name === 'AbortError' ? `no response within ${webhook.timeoutMs} ms` : (error as Error).message;
+    return { delivered: false, httpStatus: null, latencyMs: Math.round(performance.now() - started), error: message, retryAfterMs: undefined, gone: false };
+  }
+}

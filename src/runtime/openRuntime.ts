@@ -1,0 +1,46 @@
+import type { Config } from '../config/schema.js';
+import { NoticeOutbox } from '../notices/NoticeOutbox.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { migrateDatabase, openStorage, type Storage } from '../storage/database.js';
+import { RunStore } from '../storage/RunStore.js';
+import { SourceRegistry } from '../sync/SourceRegistry.js';
+
+/** The long-lived parts every command shares, opened once and closed together. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  storage: Storage;
+  store: RunStore;
+  sources: SourceRegistry;
+  /** Present when the config has a webhook. */
+  outbox: NoticeOutbox | undefined;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  databaseUrl: string;
+  logger?: Logger;
+  /** Apply pending migrations first (workers and one-off runs do; read-only commands need not). */
+  migrate?: boolean;
+  sources?: SourceRegistry;
+  poolSize?: number;
+}
+
+export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  if (options.migrate ?? true) await migrateDatabase(options.databaseUrl);
+  const logger = options.logger ?? createLogger();
+  const storage = openStorage(options.databaseUrl, { max: options.poolSize });
+  const sources = options.sources ?? new SourceRegistry(config);
+  return {
+    config,
+    logger,
+    storage,
+    store: new RunStore(storage.db),
+    sources,
+    outbox: config.webhook ? new NoticeOutbox(storage.db, config.webhook, logger) : undefined,
+    async close() {
+      await sources.close();
+      await storage.close();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Database = NodePgDatabase<typeof schema>;
+
+/** The connection pool and the Drizzle handle over it. */
+export interface Storage {
+  pool: pg.Pool;
+  db: Database;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+/** An arbitrary constant: only feedsync's migrator takes this advisory lock. */
+const MIGRATION_LOCK = 7_346_112_001;
+
+export function openStorage(databaseUrl: string, options: { max?: number } = {}): Storage {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, application_name: 'feedsync' });
+  // An idle client losing its server (Postgres restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzle(pool, { schema });
+  return { pool, db, close: () => pool.end() };
+}
+
+/** Applies pending migrations; an advisory lock makes workers starting together take turns. */
+export async function migrateDatabase(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-migrate' });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.end();
+  }
+}

@@ -1,0 +1,209 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { bigserial, check, index, integer, jsonb, numeric, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/** One row a sync run: one configured query against one source, paged to the end. */
+export const syncRuns = pgTable(
+  'sync_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Idempotency key: one run per (job, query, scheduled time), or per manual request. */
+    runKey: text('run_key').notNull(),
+    job: text('job').notNull(),
+    source: text('source').notNull(),
+    queryIndex: integer('query_index').notNull(),
+    queryKey: text('query_key').notNull(),
+    /** The query as sent (q and params), never the key. */
+    query: jsonb('query').notNull(),
+    status: text('status', { enum: ['running', 'succeeded', 'failed'] }).notNull().default('running'),
+    attempt: integer('attempt').notNull().default(1),
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    pages: integer('pages').notNull().default(0),
+    recordsNew: integer('records_new').notNull().default(0),
+    recordsUpdated: integer('records_updated').notNull().default(0),
+    recordsUnchanged: integer('records_unchanged').notNull().default(0),
+    /** Paging position after the last stored page; a retried run resumes from it. */
+    checkpoint: jsonb('checkpoint'),
+    /** Highest incremental field value stored by this run. */
+    cursorValue: text('cursor_value'),
+    stopReason: text('stop_reason'),
+    errorKind: text('error_kind'),
+    error: text('error'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('sync_runs_run_key_idx').on(table.runKey),
+    index('sync_runs_job_started_idx').on(table.job, table.startedAt),
+    check('sync_runs_status_check', sql`${table.status} in ('running', 'succeeded', 'failed')`),
+  ],
+);
+
+/** Each page's envelope as received. */
+export const envelopes = pgTable(
+  'envelopes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => syncRuns.id, { onDelete: 'cascade' }),
+    /** 1-based position of the page in its run. */
+    pageSeq: integer('page_seq').notNull(),
+    requestUrl: text('request_url').notNull(),
+    status: text('status').notNull(),
+    message: text('message').notNull(),
+    data: jsonb('data').notNull(),
+    bytes: integer('bytes').notNull(),
+    contentHash: text('content_hash').notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('envelopes_run_page_idx').on(table.runId, table.pageSeq)],
+);
+
+/**
+ * The analytics feed: the latest payload of every record. An unchanged record is never
+ * rewritten, so `last_changed_run_id` is the last run that brought a new payload.
+ */
+export const records = pgTable(
+  'records',
+  {
+    source: text('source').notNull(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    payload: jsonb('payload').notNull(),
+    contentHash: text('content_hash').notNull(),
+    firstSeenRunId: uuid('first_seen_run_id').notNull(),
+    lastChangedRunId: uuid('last_changed_run_id').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.source, table.kind, table.key] })],
+);
+
+/** Per (job, query): the highest incremental field value stored by a successful run. */
+export const incrementalCursors = pgTable(
+  'incremental_cursors',
+  {
+    job: text('job').notNull(),
+    queryKey: text('query_key').notNull(),
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    runId: uuid('run_id').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.job, table.queryKey] })],
+);
+
+/** Completion notices, written in the same transaction as the run's final status. */
+export const notices = pgTable(
+  'notices',
+  {
+    /** Also the Standard Webhooks `webhook-id`, the same on every attempt. */
+    id: text('id').primaryKey(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => syncRuns.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    /** The exact bytes posted, so every attempt sends (and signs) the same body. */
+    body: text('body').notNull(),
+    state: text('state', { enum: ['pending', 'delivered', 'exhausted'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (table) => [uniqueIndex('notices_run_idx').on(table.runId), index('notices_state_next_idx').on(table.state, table.nextAttemptAt)],
+);
+
+/** Every delivery attempt of a notice. */
+export const noticeAttempts = pgTable(
+  'notice_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    noticeId: text('notice_id')
+      .notNull()
+      .references(() => notices.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull().defaultNow(),
+    httpStatus: integer('http_status'),
+    latencyMs: integer('latency_ms').notNull(),
+    error: text('error'),
+  },
+  (table) => [index('notice_attempts_notice_idx').on(table.noticeId)],
+);
+
+// Typed views for analysts. Upstream values arrive as JSON strings or numbers; a value that is
+// not a number becomes NULL rather than breaking the view.
+const field = (path: string): SQL => sql.raw(`payload #>> '{${path.split('.').join(',')}}'`);
+const num = (path: string): SQL => sql`case when ${field(path)} ~ '^-?[0-9]+(\\.[0-9]+)?$' then (${field(path)})::numeric end`;
+const unixTime = (path: string): SQL => sql`to_timestamp(${num(path)})`;
+const nameOf = (path: string): SQL => sql`coalesce(${field(`${path}.name`)}, ${field(path)})`;
+
+export const artistsView = pgView('artists', {
+  source: text('source').notNull(),
+  key: text('key').notNull(),
+  name: text('name'),
+  mbid: text('mbid'),
+  url: text('url'),
+  playcount: numeric('playcount'),
+  listeners: numeric('listeners'),
+  tags: jsonb('tags'),
+  changedAt: timestamp('changed_at', { withTimezone: true }),
+}).as(sql`select source, key, ${field('name')} as name, ${field('mbid')} as mbid, ${field('url')} as url, ${num('playcount')} as playcount, ${num('listeners')} as listeners, payload -> 'tags' as tags, changed_at from ${records} where kind = 'artist'`);
+
+export const tracksView = pgView('tracks', {
+  source: text('source').notNull(),
+  key: text('key').notNull(),
+  name: text('name'),
+  artist: text('artist'),
+  album: text('album'),
+  durationS: numeric('duration_s'),
+  playcount: numeric('playcount'),
+  listeners: numeric('listeners'),
+  mbid: text('mbid'),
+  changedAt: timestamp('changed_at', { withTimezone: true }),
+}).as(sql`select source, key, ${field('name')} as name, ${nameOf('artist')} as artist, ${nameOf('album')} as album, ${num('duration')} as duration_s, ${num('playcount')} as playcount, ${num('listeners')} as listeners, ${field('mbid')} as mbid, changed_at from ${records} where kind = 'track'`);
+
+export const listensView = pgView('listens', {
+  source: text('source').notNull(),
+  key: text('key').notNull(),
+  username: text('username'),
+  track: text('track'),
+  artist: text('artist'),
+  album: text('album'),
+  playedAt: timestamp('played_at', { withTimezone: true }),
+}).as(sql`select source, key, ${field('user')} as username, ${field('name')} as track, ${nameOf('artist')} as artist, ${nameOf('album')} as album, ${unixTime('uts')} as played_at from ${records} where kind = 'listen'`);
+
+export const transactionsView = pgView('transactions', {
+  source: text('source').notNull(),
+  hash: text('hash').notNull(),
+  blockNumber: numeric('block_number'),
+  transactionIndex: numeric('transaction_index'),
+  fromAddress: text('from_address'),
+  toAddress: text('to_address'),
+  valueWei: numeric('value_wei'),
+  gas: numeric('gas'),
+  gasPrice: numeric('gas_price'),
+  status: text('status'),
+  minedAt: timestamp('mined_at', { withTimezone: true }),
+}).as(sql`select source, key as hash, ${num('blockNumber')} as block_number, ${num('transactionIndex')} as transaction_index, ${field('from')} as from_address, ${field('to')} as to_address, ${num('value')} as value_wei, ${num('gas')} as gas, ${num('gasPrice')} as gas_price, ${field('status')} as status, ${unixTime('timeStamp')} as mined_at from ${records} where kind = 'transaction'`);
+
+export const blocksView = pgView('blocks', {
+  source: text('source').notNull(),
+  key: text('key').notNull(),
+  number: numeric('number'),
+  hash: text('hash'),
+  parentHash: text('parent_hash'),
+  txCount: numeric('tx_count'),
+  minedAt: timestamp('mined_at', { withTimezone: true }),
+}).as(sql`select source, key, ${num('number')} as number, ${field('hash')} as hash, ${field('parentHash')} as parent_hash, ${num('txCount')} as tx_count, ${unixTime('timestamp')} as mined_at from ${records} where kind = 'block'`);
+
+export const contractsView = pgView('contracts', {
+  source: text('source').notNull(),
+  address: text('address').notNull(),
+  contractName: text('contract_name'),
+  compilerVersion: text('compiler_version'),
+  abi: text('abi'),
+  sourceCode: text('source_code'),
+  changedAt: timestamp('changed_at', { withTimezone: true }),
+}).as(sql`select source, key as address, ${field('ContractName')} as contract_name, ${field('CompilerVersion')} as compiler_version, ${field('ABI')} as abi, ${field('SourceCode')} as source_code, changed_at from ${records} where kind = 'contract'`);

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { findJob, resolveQuery } from '../config/resolveQuery.js';
+import type { Config } from '../config/schema.js';
+import type { RunIdentity } from '../storage/RunStore.js';
+import type { SourceRegistry } from './SourceRegistry.js';
+import { syncQuery, type RunSummary, type SyncQueryOptions } from './syncQuery.js';
+
+export type RunJobOptions = Omit<SyncQueryOptions, 'client' | 'gate'> & { sources: SourceRegistry };
+
+/** The identity of a manual ("sync now") run: a fresh key, so it always runs. */
+export function manualRunIdentity(config: Config, job: string, queryIndex: number): RunIdentity {
+  const query = resolveQuery(config, findJob(config, job), queryIndex);
+  return {
+    runKey: `manual:${job}:${queryIndex}:${randomUUID()}`,
+    job,
+    source: query.sourceName,
+    queryIndex,
+    queryKey: query.queryKey,
+    query: { q: query.q ?? null, params: query.params },
+  };
+}
+
+/** Runs a job's queries (or one of them) now, in this process, one after another. */
+export async function runJobNow(config: Config, jobName: string, queryIndex: number | undefined, options: RunJobOptions): Promise<RunSummary[]> {
+  const job = findJob(config, jobName);
+  const indexes = queryIndex === undefined ? job.queries.map((_, index) => index) : [queryIndex];
+  const summaries: RunSummary[] = [];
+  for (const index of indexes) {
+    const query = resolveQuery(config, job, index);
+    summaries.push(
+      await syncQuery(query, manualRunIdentity(config, jobName, index), {
+        ...options,
+        client: options.sources.client(query.sourceName),
+        gate: options.sources.gate(query.sourceName),
+      }),
+    );
+  }
+  return summaries;
+}

@@ -1,0 +1,167 @@
+import type { ResolvedQuery } from '../config/resolveQuery.js';
+import { fetchWithRetries } from '../http/fetchWithRetries.js';
+import type { RequestGate } from '../http/RequestGate.js';
+import type { SourceClient } from '../http/SourceClient.js';
+import { UpstreamError } from '../http/UpstreamError.js';
+import { completionNotice } from '../notices/completionNotice.js';
+import type { Logger } from '../observability/logger.js';
+import { getPath } from '../paging/jsonPath.js';
+import { Paginator, type PagePosition, type StopReason } from '../paging/Paginator.js';
+import { selectRecords } from '../paging/selectRecords.js';
+import type { RecordCounts } from '../storage/RecordStore.js';
+import type { RunIdentity, RunStore } from '../storage/RunStore.js';
+import { incrementalStart, maxValue, type RunCheckpoint } from './RunCheckpoint.js';
+
+export interface SyncProgress {
+  runId: string;
+  pages: number;
+  records: number;
+  /** From the upstream's paging totals, when it gives them. */
+  expectedTotal: number | undefined;
+}
+
+export interface SyncQueryOptions {
+  store: RunStore;
+  client: SourceClient;
+  gate: RequestGate;
+  logger: Logger;
+  /** Queue a completion notice in the outbox when the run ends (webhook configured). */
+  notify: boolean;
+  /** Whether a failure now is the run's last attempt; a retried failure posts no notice. */
+  isFinalAttempt?: (error: unknown) => boolean;
+  onPage?: (progress: SyncProgress) => void | Promise<void>;
+  onRetry?: (error: UpstreamError, retry: number, delayMs: number) => void;
+  onRateLimitWait?: (waitedMs: number) => void;
+  /** Stop after the page in hand (graceful shutdown); the run stays resumable. */
+  signal?: AbortSignal;
+}
+
+export interface RunSummary {
+  runId: string;
+  status: 'succeeded' | 'failed' | 'skipped';
+  attempt: number;
+  pages: number;
+  counts: RecordCounts;
+  durationMs: number;
+  stopReason?: StopReason;
+  error?: Error;
+}
+
+/** The sync was interrupted by shutdown between pages; nothing is lost, the run resumes later. */
+export class SyncInterruptedError extends Error {
+  override readonly name = 'SyncInterruptedError';
+}
+
+const TOTAL_PATHS = ['total', 'results.total', '@attr.total'];
+
+function expectedTotal(data: Record<string, unknown>): number | undefined {
+  for (const path of TOTAL_PATHS) {
+    const value = getPath(data, path);
+    const total = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
+    if (total !== undefined) return total;
+  }
+  return undefined;
+}
+
+/**
+ * One sync run: claims the run by its key, pages through the query from its checkpoint, and
+ * stores each page with the checkpoint in one transaction. The run's final status and its
+ * completion notice are written together.
+ */
+export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
+  const { store, logger } = options;
+  const run = await store.claim(identity);
+  const log = logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
+  if (run.status === 'succeeded') {
+    log.info({ runKey: run.runKey }, 'run already succeeded; not running it again');
+    return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
+  }
+  const started = performance.now();
+  const paginator = new Paginator(query.paging);
+  let checkpoint = run.checkpoint as RunCheckpoint | null;
+  if (!checkpoint) {
+    const cursor = query.incremental ? await store.readCursor(query.job, query.queryKey) : undefined;
+    checkpoint = { position: paginator.start() };
+    if (cursor !== undefined && query.incremental) checkpoint.incrementalStart = incrementalStart(cursor, query.incremental.overlap);
+  }
+  const base: Record<string, string> = { ...query.params };
+  if (query.q !== undefined) base.q = query.q;
+  if (query.incremental && checkpoint.incrementalStart !== undefined) base[query.incremental.param] = checkpoint.incrementalStart;
+
+  let position: PagePosition = checkpoint.position;
+  let pages = run.pages;
+  const counts: RecordCounts = { ...run.counts };
+  let cursorValue = run.cursorValue;
+  let stopReason: StopReason | undefined;
+  if (pages > 0) log.info({ page: pages }, 'resuming after the last stored page');
+
+  try {
+    while (stopReason === undefined) {
+      if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${pages}; the run resumes from there`);
+      const fetched = await fetchWithRetries(options.client, paginator.requestParams(base, position), query.source.retry, options.gate, {
+        signal: options.signal,
+        onRetry: (error, retry, delayMs) => {
+          log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page: pages + 1 }, 'retrying request');
+          options.onRetry?.(error, retry, delayMs);
+        },
+        onRateLimitWait: options.onRateLimitWait,
+      });
+      const selected = selectRecords(fetched.envelope.data, query.records, query.q, query.sourceName);
+      const advance = paginator.advance(position, { data: fetched.envelope.data, items: selected.items, keys: selected.keys, contentHash: fetched.contentHash });
+      let { items, keys } = selected;
+      if (position.skipKeys?.length) {
+        const fresh = keys.map((key) => !paginator.isOverlap(position, key));
+        items = items.filter((_, index) => fresh[index]);
+        keys = keys.filter((_, index) => fresh[index]);
+      }
+      if (query.incremental) cursorValue = highestValue(cursorValue, items, query.incremental.field);
+      const pageCounts = await store.storePage(
+        run.id,
+        pages,
+        {
+          requestUrl: fetched.url,
+          raw: fetched.raw,
+          status: fetched.envelope.status,
+          message: fetched.envelope.message,
+          bytes: fetched.bytes,
+          contentHash: fetched.contentHash,
+          kind: query.records.kind,
+          keys,
+          items,
+          checkpoint: { ...checkpoint, position: advance.position } satisfies RunCheckpoint,
+          cursorValue,
+        },
+        query.sourceName,
+      );
+      pages += 1;
+      counts.new += pageCounts.new;
+      counts.updated += pageCounts.updated;
+      counts.unchanged += pageCounts.unchanged;
+      position = advance.position;
+      if (advance.done) stopReason = advance.reason;
+      log.debug({ page: pages, records: keys.length, ...pageCounts, bytes: fetched.bytes, latencyMs: Math.round(fetched.latencyMs) }, 'page stored');
+      await options.onPage?.({ runId: run.id, pages, records: counts.new + counts.updated + counts.unchanged, expectedTotal: expectedTotal(fetched.envelope.data) });
+    }
+  } catch (error) {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    const final = !(failure instanceof SyncInterruptedError) && (options.isFinalAttempt?.(failure) ?? true);
+    const kind = failure instanceof UpstreamError ? failure.kind : failure.name;
+    await store.finish(run.id, { status: 'failed', errorKind: kind, error: failure.message }, (finished) => (final && options.notify ? completionNotice(finished) : undefined));
+    log.error({ err: { kind, message: failure.message }, pages, ...counts, final }, 'run failed');
+    return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
+  }
+  const cursor = query.incremental && cursorValue !== null ? { field: query.incremental.field, value: cursorValue } : undefined;
+  await store.finish(run.id, { status: 'succeeded', stopReason, cursor }, (finished) => (options.notify ? completionNotice(finished) : undefined));
+  const durationMs = performance.now() - started;
+  log.info({ pages, ...counts, stopReason, durationMs: Math.round(durationMs) }, 'run succeeded');
+  return { runId: run.id, status: 'succeeded', attempt: run.attempt, pages, counts, durationMs, stopReason };
+}
+
+function highestValue(current: string | null, items: readonly Record<string, unknown>[], field: string): string | null {
+  let highest = current;
+  for (const item of items) {
+    const value = getPath(item, field);
+    if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, String(value));
+  }
+  return highest;
+}

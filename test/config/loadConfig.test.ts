@@ -1,0 +1,102 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/ConfigError.js';
+import { loadConfig, parseConfig } from '../../src/config/loadConfig.js';
+
+interface Tree {
+  sources: { music: Record<string, unknown> };
+  jobs: (Record<string, unknown> & { schedule: Record<string, unknown> })[];
+  webhook: Record<string, unknown>;
+}
+
+const validTree = (): Tree => ({
+  sources: {
+    music: { baseUrl: 'http://127.0.0.1:1', apiKey: '${MUSIC_API_KEY}', path: '/2.0/' },
+  },
+  jobs: [
+    {
+      name: 'artists',
+      source: 'music',
+      schedule: { cron: '0 2 * * *' },
+      records: { path: 'results.artistmatches.artist', kind: 'artist' },
+      queries: [{ q: 'the', params: { method: 'artist.search' } }],
+    },
+  ],
+  webhook: { baseUrl: 'http://127.0.0.1:2', uuid: '3f0c8a4e-6d3b-4a8e-9b1e-2a7c5d9e0f11' },
+});
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems.map((p) => `${p.path}: ${p.message}`);
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('fills defaults and interpolates secrets from the environment', () => {
+    const config = parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k-123' });
+    expect(config.sources.music?.apiKey).toBe('k-123');
+    expect(config.sources.music?.paging).toMatchObject({ style: 'page', limit: 50, pageParam: 'page' });
+    expect(config.sources.music?.retry.attempts).toBe(5);
+    expect(config.jobs[0]?.schedule?.timezone).toBe('UTC');
+  });
+
+  it('names the path of a string whose environment variable is unset', () => {
+    expect(problemsOf(() => parseConfig(validTree(), 'test.yaml', {}))).toContain('sources.music.apiKey: environment variable MUSIC_API_KEY is not set');
+  });
+
+  it('uses ${NAME:-default} when the variable is unset', () => {
+    const tree = validTree();
+    tree.sources.music.baseUrl = '${MUSIC_BASE_URL:-http://127.0.0.1:9}';
+    expect(parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }).sources.music?.baseUrl).toBe('http://127.0.0.1:9');
+  });
+
+  it('reports every problem at once, each with its path', () => {
+    const tree = validTree();
+    const job = tree.jobs[0]!;
+    job.schedule.cron = '61 * * * *';
+    job.source = 'nope';
+    tree.webhook.uuid = 'not-a-uuid';
+    tree.sources.music.paging = { limit: 0 };
+    const problems = problemsOf(() => parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'jobs[0].schedule.cron: "61 * * * *" is not a valid cron expression',
+        'jobs[0].source: "nope" is not a configured source (have: music)',
+        'webhook.uuid: must be a UUID',
+        expect.stringMatching(/^sources\.music\.paging\.limit: /),
+      ]),
+    );
+  });
+
+  it('requires a record path and kind on each query, from the job or the query', () => {
+    const tree = validTree();
+    delete tree.jobs[0]!.records;
+    const problems = problemsOf(() => parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }));
+    expect(problems).toContain('jobs[0].queries[0].records.path: is required (set it on the query or on the job)');
+  });
+
+  it('rejects unknown keys, which are usually typos', () => {
+    const tree = validTree();
+    tree.jobs[0]!.shedule = tree.jobs[0]!.schedule;
+    expect(problemsOf(() => parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' })).join('\n')).toMatch(/jobs\[0\]: .*shedule/);
+  });
+});
+
+describe('loadConfig', () => {
+  it('reads YAML and reports a syntax error with its line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feedsync-config-'));
+    const file = join(dir, 'bad.yaml');
+    await writeFile(file, 'sources:\n  music: [unclosed\n');
+    await expect(loadConfig(file, {})).rejects.toThrow(/line \d+:\d+/);
+  });
+
+  it('names a missing file', async () => {
+    await expect(loadConfig('/nonexistent/feedsync.yaml', {})).rejects.toThrow(/file not found/);
+  });
+});

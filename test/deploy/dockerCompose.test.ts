@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+interface Service {
+  image?: string;
+  build?: string;
+  command?: string[];
+  ports?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: unknown;
+  volumes?: string[];
+}
+
+const compose = parse(await readFile('docker-compose.yml', 'utf8')) as { services: Record<string, Service> };
+const config = await readFile('feedsync.yaml', 'utf8');
+const services = compose.services;
+
+describe('docker-compose.yml', () => {
+  it('has redis 7, postgres 16, worker and scheduler services', () => {
+    expect(Object.keys(services).sort()).toEqual(['postgres', 'redis', 'scheduler', 'worker']);
+    expect(services.redis?.image).toMatch(/^redis:7/);
+    expect(services.postgres?.image).toMatch(/^postgres:16/);
+  });
+
+  it('gives the servers volumes and healthchecks on their standard ports', () => {
+    expect(services.redis?.ports).toContain('6379:6379');
+    expect(services.postgres?.ports).toContain('5432:5432');
+    for (const name of ['redis', 'postgres']) {
+      expect(services[name]?.healthcheck, name).toBeDefined();
+      expect(services[name]?.volumes?.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  it('points the worker and scheduler at those servers with the variables feedsync reads', () => {
+    const postgres = services.postgres?.environment ?? {};
+    for (const name of ['worker', 'scheduler']) {
+      const env = services[name]?.environment ?? {};
+      expect(env.REDIS_URL, name).toBe('redis://redis:6379');
+      expect(env.DATABASE_URL, name).toBe(`postgres://${postgres.POSTGRES_USER}:${postgres.POSTGRES_PASSWORD}@postgres:5432/${postgres.POSTGRES_DB}`);
+    }
+    expect(services.worker?.command).toEqual(['worker']);
+    expect(services.scheduler?.command).toEqual(['scheduler']);
+  });
+
+  it('passes every environment variable the example config reads', () => {
+    const read = [...config.matchAll(/\$\{([A-Z_]+)/g)].map((match) => match[1]!);
+    expect(read.length).toBeGreaterThan(0);
+    for (const variable of new Set(read)) expect(Object.keys(services.worker?.environment ?? {}), variable).toContain(variable);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { recordSelectorSchema } from '../../src/config/schema.js';
+import { UpstreamError } from '../../src/http/UpstreamError.js';
+import { selectRecords } from '../../src/paging/selectRecords.js';
+
+const selector = (path: string, key: string | string[] = 'id') => recordSelectorSchema.parse({ path, key, kind: 'artist' });
+
+describe('selectRecords', () => {
+  it('reads an array of records at a nested path with their keys', () => {
+    const data = { results: { artistmatches: { artist: [{ id: 'a1' }, { id: 7 }] } } };
+    expect(selectRecords(data, selector('results.artistmatches.artist'), undefined, 'music')).toEqual({ items: [{ id: 'a1' }, { id: 7 }], keys: ['a1', '7'] });
+  });
+
+  it('treats an object at the path as one record', () => {
+    expect(selectRecords({ artist: { id: 'a1' } }, selector('artist'), undefined, 'music').keys).toEqual(['a1']);
+  });
+
+  it('keys a record by the query when the key is $query', () => {
+    expect(selectRecords({ result: [{ ABI: '[]' }] }, selector('result', '$query'), '0xabc', 'explorer').keys).toEqual(['0xabc']);
+  });
+
+  it('joins a composite key of the query and a field', () => {
+    expect(selectRecords({ similar: [{ id: 'a2' }] }, selector('similar', ['$query', 'id']), 'Abba', 'music').keys).toEqual(['Abba|a2']);
+  });
+
+  it('rejects a page without the configured path, naming what data has', () => {
+    expect(() => selectRecords({ other: [] }, selector('items'), undefined, 'music')).toThrow(/no records at data.items \(data has: other\)/);
+  });
+
+  it('rejects a record without a key, naming its index', () => {
+    const run = () => selectRecords({ items: [{ id: 'x' }, { name: 'no id' }] }, selector('items'), undefined, 'music');
+    expect(run).toThrow(UpstreamError);
+    expect(run).toThrow(/record 1 at data.items has no key at "id"/);
+  });
+});

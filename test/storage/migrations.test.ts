@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from '../../src/storage/database.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+const run = promisify(execFile);
+
+describe('migrations', () => {
+  it('match the Drizzle schema (drizzle-kit generate finds nothing to add)', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'feedsync-migrations-'));
+    await cp(MIGRATIONS_FOLDER, copy, { recursive: true });
+    const before = await readdir(copy);
+    const { stdout } = await run('npx', ['drizzle-kit', 'generate', '--dialect', 'postgresql', '--schema', 'src/storage/schema.ts', '--out', copy], { timeout: 60_000 });
+    expect(await readdir(copy), stdout).toEqual(before);
+  }, 60_000);
+
+  describe('applied to an empty database', () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+    });
+    afterAll(() => database.drop());
+
+    it('create the tables and the typed analyst views', async () => {
+      const { rows } = await database.pool.query<{ name: string; type: string }>(
+        `select table_name as name, table_type as type from information_schema.tables where table_schema = 'public' order by 1`,
+      );
+      expect(rows.filter((r) => r.type === 'VIEW').map((r) => r.name)).toEqual(['artists', 'blocks', 'contracts', 'listens', 'tracks', 'transactions']);
+      expect(rows.filter((r) => r.type === 'BASE TABLE').map((r) => r.name)).toEqual(
+        expect.arrayContaining(['envelopes', 'incremental_cursors', 'notice_attempts', 'notices', 'records', 'sync_runs']),
+      );
+    });
+
+    it('type view columns as numeric and timestamptz', async () => {
+      await database.pool.query(
+        `insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
+         values ('explorer', 'transaction', '0xaa', '{"blockNumber":"12","value":"1000000000000000000000","timeStamp":"1700000000","from":"0x1"}', 'h', gen_random_uuid(), gen_random_uuid()),
+                ('explorer', 'transaction', '0xbb', '{"blockNumber":"n/a"}', 'h', gen_random_uuid(), gen_random_uuid())`,
+      );
+      const { rows } = await database.pool.query(`select hash, block_number, value_wei, mined_at, pg_typeof(block_number)::text as t from transactions order by hash`);
+      expect(rows[0]).toEqual({ hash: '0xaa', block_number: '12', value_wei: '1000000000000000000000', mined_at: new Date(1_700_000_000_000), t: 'numeric' });
+      expect(rows[1]).toMatchObject({ hash: '0xbb', block_number: null });
+    });
+  });
+});

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { migrateDatabase, openStorage, type Storage } from '../../src/storage/database.js';
+
+export interface TestDatabase extends Storage {
+  url: string;
+  /** Closes the pool and drops the database. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own, so test files running in parallel never meet. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = new URL(inject('databaseUrl'));
+  const name = `feedsync_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl.href });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl.href);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.href);
+  const storage = openStorage(url.href);
+  return {
+    ...storage,
+    url: url.href,
+    async drop() {
+      await storage.close();
+      const client = new pg.Client({ connectionString: serverUrl.href });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
