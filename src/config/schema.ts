@@ -113,10 +113,36 @@ export const scheduleSchema = z.strictObject({
   }),
 });
 
+/** How long BullMQ keeps finished jobs: the newer of `ageS` seconds or the last `count`. */
+const keepJobsSchema = z.strictObject({ ageS: positiveInt, count: positiveInt });
+
+export const workerSchema = z.strictObject({
+  /** Sync jobs run at once in one worker process. */
+  concurrency: positiveInt.default(2),
+  /** Attempts of a sync run before it fails for good; each resumes from the checkpoint. */
+  attempts: positiveInt.default(3),
+  /** First retry delay of a failed run; doubles each attempt. */
+  backoffMs: nonNegativeInt.default(10_000),
+  /** BullMQ lock: a worker that stops renewing it for this long is presumed dead and its job stalls. */
+  lockDurationMs: positiveInt.default(30_000),
+  stalledIntervalMs: positiveInt.default(30_000),
+  /** On SIGTERM, how long to wait for current pages to be stored before exiting anyway. */
+  drainTimeoutMs: positiveInt.default(30_000),
+  keepCompleted: keepJobsSchema.default({ ageS: 7 * 86_400, count: 1_000 }),
+  keepFailed: keepJobsSchema.default({ ageS: 30 * 86_400, count: 5_000 }),
+  /** Approximate cap of each queue's event stream. */
+  eventsMaxLen: positiveInt.default(10_000),
+  /** Port of /metrics, /healthz, /readyz (0: any free port). */
+  httpPort: nonNegativeInt.max(65_535).default(9464),
+  httpHost: z.string().default('127.0.0.1'),
+});
+
 export const jobSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, ".", "_" or "-"'),
   source: z.string().min(1),
   schedule: scheduleSchema.optional(),
+  /** A tick while the previous run of the same query still runs: skip it, or queue it behind. */
+  overlap: z.enum(['skip', 'queue']).default('skip'),
   records: recordOverrideSchema.optional(),
   paging: pagingOverrideSchema.optional(),
   queries: z.array(querySchema).min(1, 'needs at least one query'),
@@ -145,6 +171,7 @@ export const configSchema = z
     sources: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'source names are lower case'), sourceSchema),
     jobs: z.array(jobSchema).min(1, 'needs at least one job'),
     webhook: webhookSchema.optional(),
+    worker: workerSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const names = new Set<string>();
@@ -185,3 +212,4 @@ export type RetryPolicy = z.output<typeof retryPolicySchema>;
 export type EnvelopeErrorsConfig = z.output<typeof envelopeErrorsSchema>;
 export type IncrementalConfig = z.output<typeof incrementalSchema>;
 export type WebhookConfig = z.output<typeof webhookSchema>;
+export type WorkerConfig = z.output<typeof workerSchema>;

@@ -88,13 +88,13 @@ export class NoticeOutbox {
     return rows.map((row) => row.id);
   }
 
-  /** Milliseconds until the next pending notice is due, or undefined when none is pending. */
-  async nextDueInMs(): Promise<number | undefined> {
+  /** Milliseconds until this notice's next attempt, or undefined when it is not pending. */
+  async nextDueInMs(id: string): Promise<number | undefined> {
     const [row] = await this.db
-      .select({ ms: sql<string>`greatest(0, extract(epoch from (min(${notices.nextAttemptAt}) - now())) * 1000)` })
+      .select({ ms: sql<string>`greatest(0, extract(epoch from (${notices.nextAttemptAt} - now())) * 1000)` })
       .from(notices)
-      .where(eq(notices.state, 'pending'));
-    return row?.ms === null || row?.ms === undefined ? undefined : Math.ceil(Number(row.ms));
+      .where(and(eq(notices.id, id), eq(notices.state, 'pending')));
+    return row ? Math.ceil(Number(row.ms)) : undefined;
   }
 
   async list(limit = 50): Promise<NoticeRow[]> {

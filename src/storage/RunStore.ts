@@ -1,10 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { upsertRecords, type RecordCounts } from './RecordStore.js';
 import { envelopes, incrementalCursors, notices, syncRuns } from './schema.js';
 
 /** What identifies a run and what it asks for; `runKey` makes a run happen once. */
 export interface RunIdentity {
+  /** Chosen up front for manual runs so the caller can print it; generated otherwise. */
+  id?: string;
   runKey: string;
   job: string;
   source: string;
@@ -103,6 +105,7 @@ export class RunStore {
    */
   async claim(identity: RunIdentity): Promise<RunState> {
     const values = {
+      ...(identity.id ? { id: identity.id } : {}),
       runKey: identity.runKey,
       job: identity.job,
       source: identity.source,
@@ -124,6 +127,21 @@ export class RunStore {
     const [existing] = await this.db.select().from(syncRuns).where(eq(syncRuns.runKey, identity.runKey));
     if (!existing) throw new Error(`run ${identity.runKey} vanished while being claimed`);
     return toState(existing);
+  }
+
+  async findByKey(runKey: string): Promise<RunState | undefined> {
+    const [row] = await this.db.select().from(syncRuns).where(eq(syncRuns.runKey, runKey));
+    return row ? toState(row) : undefined;
+  }
+
+  /** Whether another run of this job and query is running now (overlap policy). */
+  async otherRunning(job: string, queryIndex: number, runKey: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: syncRuns.id })
+      .from(syncRuns)
+      .where(and(eq(syncRuns.job, job), eq(syncRuns.queryIndex, queryIndex), eq(syncRuns.status, 'running'), ne(syncRuns.runKey, runKey)))
+      .limit(1);
+    return rows.length > 0;
   }
 
   async readCursor(job: string, queryKey: string): Promise<string | undefined> {

@@ -172,7 +172,7 @@ export const listensView = pgView('listens', {
   artist: text('artist'),
   album: text('album'),
   playedAt: timestamp('played_at', { withTimezone: true }),
-}).as(sql`select source, key, ${field('user')} as username, ${field('name')} as track, ${nameOf('artist')} as artist, ${nameOf('album')} as album, ${unixTime('uts')} as played_at from ${records} where kind = 'listen'`);
+}).as(sql`select source, key, case when position('|' in key) > 0 then split_part(key, '|', 1) end as username, ${field('name')} as track, ${nameOf('artist')} as artist, ${nameOf('album')} as album, ${unixTime('uts')} as played_at from ${records} where kind = 'listen'`);
 
 export const transactionsView = pgView('transactions', {
   source: text('source').notNull(),

@@ -10,8 +10,10 @@ export type RunJobOptions = Omit<SyncQueryOptions, 'client' | 'gate'> & { source
 /** The identity of a manual ("sync now") run: a fresh key, so it always runs. */
 export function manualRunIdentity(config: Config, job: string, queryIndex: number): RunIdentity {
   const query = resolveQuery(config, findJob(config, job), queryIndex);
+  const id = randomUUID();
   return {
-    runKey: `manual:${job}:${queryIndex}:${randomUUID()}`,
+    id,
+    runKey: `manual/${job}/${queryIndex}/${id}`,
     job,
     source: query.sourceName,
     queryIndex,

@@ -9,7 +9,7 @@ import { getPath } from '../paging/jsonPath.js';
 import { Paginator, type PagePosition, type StopReason } from '../paging/Paginator.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import type { RecordCounts } from '../storage/RecordStore.js';
-import type { RunIdentity, RunStore } from '../storage/RunStore.js';
+import { RunTakenOverError, type RunIdentity, type RunStore } from '../storage/RunStore.js';
 import { incrementalStart, maxValue, type RunCheckpoint } from './RunCheckpoint.js';
 
 export interface SyncProgress {
@@ -143,6 +143,8 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
       await options.onPage?.({ runId: run.id, pages, records: counts.new + counts.updated + counts.unchanged, expectedTotal: expectedTotal(fetched.envelope.data) });
     }
   } catch (error) {
+    // Another process owns the run now; it records the outcome, not us.
+    if (error instanceof RunTakenOverError) throw error;
     const failure = error instanceof Error ? error : new Error(String(error));
     const final = !(failure instanceof SyncInterruptedError) && (options.isFinalAttempt?.(failure) ?? true);
     const kind = failure instanceof UpstreamError ? failure.kind : failure.name;

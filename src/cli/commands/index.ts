@@ -1,11 +1,23 @@
 import type { Command } from 'commander';
 import { registerConfigCommand } from './configCheck.js';
+import { registerDemoCommand } from './demo.js';
+import { registerEnqueueCommand } from './enqueue.js';
 import { registerMigrateCommand } from './migrate.js';
+import { registerNoticesCommand } from './notices.js';
 import { registerRunCommand } from './run.js';
+import { registerSimulateCommand } from './simulate.js';
+import { registerStatusCommand } from './status.js';
+import { registerWorkerCommands } from './worker.js';
 
 /** Every subcommand registers itself here; `feedsync --help` lists them in this order. */
 export function registerCommands(program: Command): void {
+  registerDemoCommand(program);
   registerRunCommand(program);
+  registerEnqueueCommand(program);
+  registerWorkerCommands(program);
+  registerStatusCommand(program);
+  registerNoticesCommand(program);
   registerConfigCommand(program);
   registerMigrateCommand(program);
+  registerSimulateCommand(program);
 }

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { enqueueRuns, waitForRuns } from '../../jobs/enqueueRuns.js';
+import { openQueues, redisConnection } from '../../jobs/queues.js';
+import { nonNegativeInteger, requireEnv } from '../options.js';
+
+interface EnqueueOptions {
+  query?: number;
+  wait?: boolean;
+  config: string;
+}
+
+export function registerEnqueueCommand(program: Command): void {
+  program
+    .command('enqueue')
+    .description('queue a job now for any worker ("sync now"); prints each run id')
+    .argument('<job>', 'job name from the config')
+    .option('--query <n>', 'queue only the query with this index (from 0)', nonNegativeInteger('--query'))
+    .option('--wait', 'wait for the runs to end; exit non-zero if one failed')
+    .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
+    .action(async (job: string, options: EnqueueOptions) => {
+      const config = await loadConfig(options.config);
+      const connection = redisConnection(requireEnv('REDIS_URL'), 'worker');
+      const queues = openQueues(connection, config.worker);
+      try {
+        const runs = await enqueueRuns(config, queues, job, options.query);
+        for (const run of runs) process.stdout.write(`${run.runId}\n`);
+        if (!options.wait) return;
+        for (const end of await waitForRuns(connection, queues, runs)) {
+          if (end.ok) {
+            const { records } = end.result;
+            process.stdout.write(`${end.result.runId}: ${end.result.status}; ${end.result.pages} pages, ${records.new} new, ${records.updated} updated, ${records.unchanged} unchanged\n`);
+          } else {
+            process.stderr.write(`${end.runKey}: failed: ${end.error}\n`);
+            process.exitCode = 1;
+          }
+        }
+      } finally {
+        await queues.close();
+        connection.disconnect();
+      }
+    });
+}

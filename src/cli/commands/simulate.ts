@@ -1,0 +1,191 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { ENDPOINTS, type EndpointName, type FaultsInput } from '../../simulator/faults.js';
+import { readyExports, readyJson } from '../../simulator/readyMessage.js';
+import { SimulatorError } from '../../simulator/SimulatorError.js';
+import { DEFAULT_SEED, type SimulatorOptions } from '../../simulator/simulatorOptions.js';
+import { startSimulator } from '../../simulator/startSimulator.js';
+
+interface SimulateFlags {
+  port: number;
+  seed: number;
+  json?: true;
+  apiKey: string[];
+  blockIntervalMs?: number;
+  initialHead?: number;
+  txsPerBlock?: number;
+  activeAddresses?: number;
+  artists?: number;
+  albumsPerArtist?: number;
+  tracksPerAlbum?: number;
+  tags?: number;
+  users?: number;
+  playsPerUser?: number;
+  faultEndpoints: EndpointName[];
+  faultLatencyMs?: number;
+  faultJitterMs?: number;
+  faultServerError?: number;
+  faultTooManyRequests?: number;
+  faultRetryAfter?: number;
+  faultRetryAfterForm?: 'seconds' | 'httpDate';
+  faultReset?: number;
+  faultHang?: number;
+  faultMalformedJson?: number;
+  faultTruncatedBody?: number;
+  faultErrorEnvelope?: number;
+  faultOutageMs?: number;
+}
+
+/** The flag to blame for an option the simulator rejected after the flags parsed. */
+const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
+  'chain.txsPerBlock': '--txs-per-block',
+  'chain.activeAddresses': '--active-addresses',
+  'chain.initialHead': '--initial-head',
+  apiKeys: '--api-key',
+};
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (raw: string): number => {
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new InvalidArgumentError(`Expected an integer from ${min} to ${max}.`);
+  return value;
+};
+
+const share = (raw: string): number => {
+  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!(value >= 0 && value <= 1)) throw new InvalidArgumentError('Expected a share from 0 to 1, e.g. 0.05.');
+  return value;
+};
+
+const milliseconds = (raw: string): number => {
+  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!(value >= 0 && Number.isFinite(value))) throw new InvalidArgumentError('Expected a number of milliseconds >= 0.');
+  return value;
+};
+
+const endpointList = (raw: string): EndpointName[] => {
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !ENDPOINTS.some((endpoint) => endpoint === name));
+  if (unknown.length > 0 || names.length === 0) throw new InvalidArgumentError(`Expected a comma-separated list of ${ENDPOINTS.join(', ')}.`);
+  return names as EndpointName[];
+};
+
+const retryAfterForm = (raw: string): 'seconds' | 'httpDate' => {
+  if (raw === 'seconds') return 'seconds';
+  if (raw === 'http-date') return 'httpDate';
+  throw new InvalidArgumentError('Expected seconds or http-date.');
+};
+
+const collect = (raw: string, previous: string[]): string[] => [...previous, raw];
+
+/** `feedsync simulate`: serves the fake upstreams until SIGINT/SIGTERM. */
+export function registerSimulateCommand(program: Command): void {
+  program
+    .command('simulate')
+    .description('Serve fake music (Last.fm style), explorer (Etherscan style) and webhook upstreams on loopback ports, with injectable faults')
+    .option('--port <n>', 'music port; explorer, webhook and admin take the next three (0: free ports)', integer(0, 65_532), 0)
+    .option('--seed <n>', 'seed of the data, the webhook UUID and the fault decisions', integer(0, 0xffff_ffff), DEFAULT_SEED)
+    .option('--json', 'print one JSON line with the URLs once ready')
+    .option('--api-key <key>', 'accepted API key; repeat for more (default sim-key-0123456789abcdef)', collect, [])
+    .option('--block-interval-ms <ms>', 'a new block every this many ms; 0 freezes the head (default 3000)', milliseconds)
+    .option('--initial-head <n>', 'head block at start (default 120000)', integer(0))
+    .option('--txs-per-block <n>', 'txs in every block, a multiple of --active-addresses (default 100)', integer(1))
+    .option('--active-addresses <n>', 'addresses that make all txs (default 20)', integer(2))
+    .option('--artists <n>', 'artists in the catalogue (default 10000)', integer(1))
+    .option('--albums-per-artist <n>', 'default 2', integer(1))
+    .option('--tracks-per-album <n>', 'default 5', integer(1))
+    .option('--tags <n>', 'default 50', integer(1, 65_535))
+    .option('--users <n>', 'default 1000', integer(1))
+    .option('--plays-per-user <n>', 'average listening history length (default 3000)', integer(1))
+    .option('--fault-endpoints <list>', 'endpoints the --fault-* flags apply to', endpointList, [...ENDPOINTS])
+    .option('--fault-latency-ms <ms>', 'fixed delay before every answer', milliseconds)
+    .option('--fault-jitter-ms <ms>', 'extra random delay up to this', milliseconds)
+    .option('--fault-server-error <share>', 'share of HTTP 500/502/503 answers', share)
+    .option('--fault-too-many-requests <share>', 'share of HTTP 429 answers with Retry-After', share)
+    .option('--fault-retry-after <seconds>', 'Retry-After of 429 answers (default 1)', integer(0))
+    .option('--fault-retry-after-form <form>', 'seconds or http-date (default seconds)', retryAfterForm)
+    .option('--fault-reset <share>', 'share of connections reset without an answer', share)
+    .option('--fault-hang <share>', 'share of requests never answered', share)
+    .option('--fault-malformed-json <share>', 'share of 200 answers with broken JSON', share)
+    .option('--fault-truncated-body <share>', 'share of answers cut short of their Content-Length', share)
+    .option('--fault-error-envelope <share>', 'share of HTTP 200 answers with an error envelope', share)
+    .option('--fault-outage-ms <ms>', 'answer 503 to everything for this long after start', milliseconds)
+    .action(async (_options: unknown, command: Command) => {
+      const flags = command.opts<SimulateFlags>();
+      const simulator = await startSimulator(simulatorOptionsOf(flags)).catch((error: unknown) => {
+        throw error instanceof SimulatorError && error.kind === 'invalid_options' ? new Error(blameFlag(error), { cause: error }) : error;
+      });
+      process.stdout.write(flags.json === true ? `${readyJson(simulator)}\n` : readyLines(simulator));
+      await untilStopSignal();
+      await simulator.close();
+    });
+}
+
+function simulatorOptionsOf(flags: SimulateFlags): SimulatorOptions {
+  const faults = faultsOf(flags);
+  return {
+    port: flags.port,
+    seed: flags.seed,
+    ...(flags.apiKey.length > 0 && { apiKeys: flags.apiKey }),
+    chain: definedOnly({
+      blockIntervalMs: flags.blockIntervalMs,
+      initialHead: flags.initialHead,
+      txsPerBlock: flags.txsPerBlock,
+      activeAddresses: flags.activeAddresses,
+    }),
+    music: definedOnly({
+      artists: flags.artists,
+      albumsPerArtist: flags.albumsPerArtist,
+      tracksPerAlbum: flags.tracksPerAlbum,
+      tags: flags.tags,
+      users: flags.users,
+      playsPerUser: flags.playsPerUser,
+    }),
+    ...(faults !== undefined && { faults: Object.fromEntries(flags.faultEndpoints.map((endpoint) => [endpoint, faults])) }),
+  };
+}
+
+/** The faults the --fault-* flags describe, or undefined when none was given. */
+function faultsOf(flags: SimulateFlags): FaultsInput | undefined {
+  const shares = definedOnly({
+    serverError: flags.faultServerError,
+    tooManyRequests: flags.faultTooManyRequests,
+    reset: flags.faultReset,
+    hang: flags.faultHang,
+    malformedJson: flags.faultMalformedJson,
+    truncatedBody: flags.faultTruncatedBody,
+    errorEnvelope: flags.faultErrorEnvelope,
+  });
+  const retryAfter = definedOnly({ seconds: flags.faultRetryAfter, form: flags.faultRetryAfterForm });
+  const faults: FaultsInput = {
+    ...definedOnly({ latencyMs: flags.faultLatencyMs, jitterMs: flags.faultJitterMs }),
+    ...(Object.keys(shares).length > 0 && { shares }),
+    ...(Object.keys(retryAfter).length > 0 && { retryAfter }),
+    ...(flags.faultOutageMs !== undefined && { outage: { forMs: flags.faultOutageMs } }),
+  };
+  return Object.keys(faults).length > 0 ? faults : undefined;
+}
+
+function definedOnly<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function blameFlag(error: SimulatorError): string {
+  const path = error.optionPath ?? '';
+  const flag = FLAG_OF_OPTION[path] ?? (path.startsWith('faults.') ? '--fault-*' : undefined);
+  return flag === undefined ? error.message : `${flag}: ${error.message}`;
+}
+
+function readyLines(simulator: Parameters<typeof readyJson>[0]): string {
+  return [`feedsync simulator ready (seed ${simulator.seed}); paste these, Ctrl-C stops it:`, ...readyExports(simulator), ''].join('\n');
+}
+
+function untilStopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

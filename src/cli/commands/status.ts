@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { openQueues, redisConnection } from '../../jobs/queues.js';
+import { openStorage } from '../../storage/database.js';
+import { recentRuns } from '../../storage/runReports.js';
+import { nonNegativeInteger, requireEnv } from '../options.js';
+import { formatTable } from '../printTable.js';
+
+interface StatusOptions {
+  json?: boolean;
+  limit: number;
+  config: string;
+}
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
+
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description('recent runs (with notice delivery) and queue counts')
+    .option('--json', 'print JSON instead of tables')
+    .option('--limit <n>', 'how many recent runs', nonNegativeInteger('--limit'), 20)
+    .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
+    .action(async (options: StatusOptions) => {
+      const config = await loadConfig(options.config);
+      const storage = openStorage(requireEnv('DATABASE_URL'), { max: 2 });
+      const connection = redisConnection(requireEnv('REDIS_URL'), 'worker');
+      const queues = openQueues(connection, config.worker);
+      try {
+        const [runs, sync, notify] = await Promise.all([
+          recentRuns(storage.db, options.limit),
+          queues.sync.getJobCounts(...QUEUE_STATES),
+          queues.notify.getJobCounts(...QUEUE_STATES),
+        ]);
+        if (options.json || !process.stdout.isTTY) {
+          process.stdout.write(`${JSON.stringify({ runs, queues: { sync, notify } })}\n`);
+          return;
+        }
+        process.stdout.write(
+          formatTable(
+            ['started', 'job', 'query', 'status', 'attempt', 'pages', 'new', 'updated', 'unchanged', 'duration', 'notice', 'error'],
+            runs.map((run) => [
+              run.startedAt.toISOString(),
+              run.job,
+              run.queryIndex,
+              run.status,
+              run.attempt,
+              run.pages,
+              run.recordsNew,
+              run.recordsUpdated,
+              run.recordsUnchanged,
+              run.durationMs === null ? '' : `${(run.durationMs / 1000).toFixed(1)} s`,
+              run.notice,
+              run.error?.slice(0, 60),
+            ]),
+          ),
+        );
+        process.stdout.write(`\n${formatTable(['queue', ...QUEUE_STATES], [['sync', ...QUEUE_STATES.map((s) => sync[s])], ['notify', ...QUEUE_STATES.map((s) => notify[s])]])}`);
+      } finally {
+        await queues.close();
+        connection.disconnect();
+        await storage.close();
+      }
+    });
+}

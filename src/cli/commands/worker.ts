@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { WorkerProcess } from '../../jobs/WorkerProcess.js';
+import { requireEnv } from '../options.js';
+
+interface ProcessOptions {
+  config: string;
+}
+
+/** Runs until SIGTERM/SIGINT, then drains; a second signal exits at once. */
+async function runUntilSignal(roles: { worker: boolean; scheduler: boolean }, options: ProcessOptions): Promise<void> {
+  const config = await loadConfig(options.config);
+  const feedsync = await WorkerProcess.open({ config, redisUrl: requireEnv('REDIS_URL'), databaseUrl: requireEnv('DATABASE_URL'), roles });
+  await feedsync.start();
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      feedsync.runtime.logger.info({ signal }, 'shutting down: draining current runs');
+      process.once(signal, () => process.exit(130));
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await feedsync.close();
+}
+
+export function registerWorkerCommands(program: Command): void {
+  program
+    .command('worker')
+    .description('process sync jobs and deliver notices until stopped (SIGTERM drains)')
+    .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
+    .action((options: ProcessOptions) => runUntilSignal({ worker: true, scheduler: false }, options));
+  program
+    .command('scheduler')
+    .description("queue each job's runs on its cron schedule until stopped")
+    .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
+    .action((options: ProcessOptions) => runUntilSignal({ worker: false, scheduler: true }, options));
+  program
+    .command('start')
+    .description('worker and scheduler in one process, for a single machine')
+    .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
+    .action((options: ProcessOptions) => runUntilSignal({ worker: true, scheduler: true }, options));
+}

@@ -1,0 +1,137 @@
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { findJob, resolveQuery } from '../config/resolveQuery.js';
+import { UpstreamError } from '../http/UpstreamError.js';
+import { noticeIdFor } from '../notices/completionNotice.js';
+import type { Runtime } from '../runtime/openRuntime.js';
+import { RunTakenOverError } from '../storage/RunStore.js';
+import { SyncInterruptedError, syncQuery, type RunSummary } from '../sync/syncQuery.js';
+import { queueNotice, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
+
+/** What a sync job returns to BullMQ: small, it is kept in Redis with the job. */
+export interface SyncJobResult {
+  runId: string;
+  status: RunSummary['status'];
+  pages: number;
+  records: RunSummary['counts'];
+}
+
+/** Delay before a "queue one" run looks again whether the previous run has ended. */
+const OVERLAP_RECHECK_MS = 5_000;
+
+/** Whether a failure is worth another attempt: passing upstream faults and lost races are. */
+export function isRetryable(error: Error): boolean {
+  if (error instanceof UpstreamError) return error.retryable;
+  if (error instanceof RunTakenOverError) return true;
+  // Storage and network faults outside the upstream (Postgres restarting) are worth retrying.
+  return !['WindowStuckError', 'ConfigError'].includes(error.name);
+}
+
+/**
+ * Processes sync jobs: one job is one run, resumed from its checkpoint on every attempt. A
+ * failure is retried with backoff unless it cannot succeed (bad key, 4xx); the last failure
+ * still yields a failure notice. On close, current runs stop after the page in hand and go back
+ * to the queue.
+ */
+export class SyncWorker {
+  private readonly worker: Worker<SyncJobData, SyncJobResult>;
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    private readonly runtime: Runtime,
+    connection: Redis,
+    private readonly queues: Queues,
+  ) {
+    const { worker: settings } = runtime.config;
+    this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
+      connection,
+      concurrency: settings.concurrency,
+      lockDuration: settings.lockDurationMs,
+      stalledInterval: settings.stalledIntervalMs,
+      autorun: false,
+    });
+    this.worker.on('error', (error) => runtime.logger.error({ err: error }, 'sync worker error'));
+    this.worker.on('failed', (job, error) => {
+      if (job && !(error instanceof DelayedError)) {
+        runtime.logger.warn({ runKey: job.data.runKey, attemptsMade: job.attemptsMade, err: { message: error.message } }, 'sync job attempt failed');
+      }
+    });
+  }
+
+  /** Starts taking jobs; resolves when the worker has stopped. */
+  run(): Promise<void> {
+    return this.worker.run();
+  }
+
+  waitUntilReady(): Promise<unknown> {
+    return this.worker.waitUntilReady();
+  }
+
+  /** Stops taking jobs, lets current runs store their page, and waits up to `timeoutMs`. */
+  async close(timeoutMs = this.runtime.config.worker.drainTimeoutMs): Promise<boolean> {
+    this.shutdown.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const closed = this.worker.close().then(() => true);
+    const drained = await Promise.race([closed, timedOut]);
+    clearTimeout(timer);
+    if (!drained) await this.worker.close(true);
+    return drained;
+  }
+
+  private async process(job: Job<SyncJobData, SyncJobResult>, token: string | undefined): Promise<SyncJobResult> {
+    const { config, store, sources, logger } = this.runtime;
+    const data = job.data;
+    let configJob;
+    let query;
+    try {
+      configJob = findJob(config, data.job);
+      query = resolveQuery(config, configJob, data.queryIndex);
+    } catch (error) {
+      throw new UnrecoverableError((error as Error).message);
+    }
+    if (configJob.overlap === 'queue' && (await store.otherRunning(data.job, data.queryIndex, data.runKey))) {
+      await job.moveToDelayed(Date.now() + OVERLAP_RECHECK_MS, token);
+      throw new DelayedError();
+    }
+    const attempts = job.opts.attempts ?? 1;
+    const summary = await syncQuery(
+      query,
+      {
+        id: data.runId,
+        runKey: data.runKey,
+        job: data.job,
+        source: query.sourceName,
+        queryIndex: data.queryIndex,
+        queryKey: query.queryKey,
+        query: { q: query.q ?? null, params: query.params },
+        scheduledFor: data.scheduledFor ? new Date(data.scheduledFor) : undefined,
+      },
+      {
+        store,
+        client: sources.client(query.sourceName),
+        gate: sources.gate(query.sourceName),
+        logger,
+        notify: this.runtime.outbox !== undefined,
+        signal: this.shutdown.signal,
+        isFinalAttempt: (error) => !isRetryable(error as Error) || job.attemptsMade + 1 >= attempts,
+        onPage: (progress) => job.updateProgress({ pages: progress.pages, records: progress.records, expectedTotal: progress.expectedTotal ?? null }),
+      },
+    );
+    const result: SyncJobResult = { runId: summary.runId, status: summary.status, pages: summary.pages, records: summary.counts };
+    if (summary.status === 'failed' && summary.error) {
+      const error = summary.error;
+      if (error instanceof SyncInterruptedError) {
+        // Back to the queue without using an attempt; the next worker resumes from the checkpoint.
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
+      const final = !isRetryable(error) || job.attemptsMade + 1 >= attempts;
+      if (final && this.runtime.outbox) await queueNotice(this.queues, noticeIdFor(summary.runId));
+      if (!isRetryable(error)) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+    if (summary.status === 'succeeded' && this.runtime.outbox) await queueNotice(this.queues, noticeIdFor(summary.runId));
+    return result;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/schema.js';
+import { RedisRateLimiter } from '../http/RedisRateLimiter.js';
+import type { Logger } from '../observability/logger.js';
+import { openRuntime, type Runtime } from '../runtime/openRuntime.js';
+import { Scheduler } from '../scheduling/Scheduler.js';
+import { SourceRegistry } from '../sync/SourceRegistry.js';
+import { NotifyWorker } from './NotifyWorker.js';
+import { openQueues, redisConnection, type Queues } from './queues.js';
+import { SyncWorker } from './SyncWorker.js';
+
+export interface WorkerProcessOptions {
+  config: Config;
+  redisUrl: string;
+  databaseUrl: string;
+  logger?: Logger;
+  /** Which parts run here: sync/notify workers, the scheduler, or both (`feedsync start`). */
+  roles: { worker: boolean; scheduler: boolean };
+}
+
+/**
+ * Everything one feedsync process runs, wired to one Redis and one Postgres: the sync and notify
+ * workers and/or the scheduler. `close()` drains in the right order.
+ */
+export class WorkerProcess {
+  private constructor(
+    readonly runtime: Runtime,
+    readonly queues: Queues,
+    private readonly connections: Redis[],
+    readonly syncWorker: SyncWorker | undefined,
+    readonly notifyWorker: NotifyWorker | undefined,
+    readonly scheduler: Scheduler | undefined,
+  ) {}
+
+  static async open(options: WorkerProcessOptions): Promise<WorkerProcess> {
+    const { config } = options;
+    // Long-running processes wait out a Redis restart rather than fail commands.
+    const shared = redisConnection(options.redisUrl, 'worker');
+    // Rate limits are counted in Redis so that they hold across every worker process.
+    const sources = new SourceRegistry(config, (source, max, durationMs) => new RedisRateLimiter(shared, source, max, durationMs));
+    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, poolSize: config.worker.concurrency + 4 });
+    const queues = openQueues(shared, config.worker);
+    const syncWorker = options.roles.worker ? new SyncWorker(runtime, redisConnection(options.redisUrl, 'worker'), queues) : undefined;
+    const notifyWorker =
+      options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, redisConnection(options.redisUrl, 'worker'), queues, runtime.logger) : undefined;
+    const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store, shared, runtime.logger) : undefined;
+    return new WorkerProcess(runtime, queues, [shared], syncWorker, notifyWorker, scheduler);
+  }
+
+  /** Starts every part; resolves once they are taking work. */
+  async start(): Promise<void> {
+    if (this.scheduler) await this.scheduler.start();
+    for (const worker of [this.syncWorker, this.notifyWorker]) {
+      if (!worker) continue;
+      worker.run().catch((error: unknown) => this.runtime.logger.error({ err: error }, 'worker stopped with an error'));
+      await worker.waitUntilReady();
+    }
+    this.runtime.logger.info({ scheduler: !!this.scheduler, worker: !!this.syncWorker }, 'feedsync started');
+  }
+
+  /** Stops the scheduler, drains the workers (bounded), then closes connections. */
+  async close(): Promise<void> {
+    await this.scheduler?.stop();
+    const drained = (await this.syncWorker?.close()) ?? true;
+    if (!drained) this.runtime.logger.warn('drain timed out; unfinished runs resume elsewhere from their checkpoints');
+    await this.notifyWorker?.close();
+    await this.queues.close();
+    await this.runtime.close();
+    for (const connection of this.connections) connection.disconnect();
+  }
+}

@@ -1,0 +1,50 @@
+import { QueueEvents, type ConnectionOptions } from 'bullmq';
+import { findJob } from '../config/resolveQuery.js';
+import type { Config } from '../config/schema.js';
+import { manualRunIdentity } from '../sync/runJobNow.js';
+import { SYNC_QUEUE, type Queues } from './queues.js';
+import type { SyncJobResult } from './SyncWorker.js';
+
+export interface EnqueuedRun {
+  runId: string;
+  runKey: string;
+  queryIndex: number;
+}
+
+/** "Sync now": queues a job's queries (or one) for any worker, each with a fresh run id. */
+export async function enqueueRuns(config: Config, queues: Queues, jobName: string, queryIndex?: number): Promise<EnqueuedRun[]> {
+  const job = findJob(config, jobName);
+  const indexes = queryIndex === undefined ? job.queries.map((_, index) => index) : [queryIndex];
+  const runs: EnqueuedRun[] = [];
+  for (const index of indexes) {
+    const identity = manualRunIdentity(config, jobName, index);
+    const runId = identity.id!;
+    await queues.sync.add('sync', { job: jobName, queryIndex: index, runKey: identity.runKey, runId }, { jobId: identity.runKey });
+    runs.push({ runId, runKey: identity.runKey, queryIndex: index });
+  }
+  return runs;
+}
+
+export type RunEnd = { runKey: string; ok: true; result: SyncJobResult } | { runKey: string; ok: false; error: string };
+
+/** Waits until each queued run completes or fails for good (after its last attempt). */
+export async function waitForRuns(connection: ConnectionOptions, queues: Queues, runs: EnqueuedRun[], timeoutMs?: number): Promise<RunEnd[]> {
+  const events = new QueueEvents(SYNC_QUEUE, { connection });
+  try {
+    await events.waitUntilReady();
+    return await Promise.all(
+      runs.map(async (run): Promise<RunEnd> => {
+        const job = await queues.sync.getJob(run.runKey);
+        if (!job) return { runKey: run.runKey, ok: false, error: 'the job is no longer in the queue' };
+        try {
+          const result = (await job.waitUntilFinished(events, timeoutMs)) as SyncJobResult;
+          return { runKey: run.runKey, ok: true, result };
+        } catch (error) {
+          return { runKey: run.runKey, ok: false, error: (error as Error).message };
+        }
+      }),
+    );
+  } finally {
+    await events.close();
+  }
+}

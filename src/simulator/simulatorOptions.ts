@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { DEFAULT_CHAIN_SHAPE, chainShapeProblem, type ChainShape } from './chain.js';
+import { ENDPOINTS, resolveFaults, type EndpointName, type Faults, type FaultsInput } from './faults.js';
+import { DEFAULT_CATALOGUE_SIZE, type CatalogueSize } from './musicCatalogue.js';
+import { SimulatorError } from './SimulatorError.js';
+import type { WebhookLimits } from './webhookReceiver.js';
+
+export const DEFAULT_SEED = 1;
+export const DEFAULT_API_KEY = 'sim-key-0123456789abcdef';
+export const DEFAULT_BLOCK_INTERVAL_MS = 3000;
+export const DEFAULT_WEBHOOK_LIMITS: Readonly<WebhookLimits> = { maxRequestsPerUuid: 10_000, maxUuids: 1000 };
+
+export interface SimulatorOptions {
+  /** 0 (default): every endpoint on its own free port. P: music on P, explorer P+1, webhook P+2, admin P+3. */
+  port?: number;
+  /** Seeds the catalogue, the chain, the webhook UUID and every fault decision (uint32, default 1). */
+  seed?: number;
+  /** Keys accepted as `Authorization: Bearer <key>` by music and explorer; the first is `Simulator.apiKey`. Default ['sim-key-0123456789abcdef']. */
+  apiKeys?: string[];
+  /** Catalogue sizes (artists, albumsPerArtist, tracksPerAlbum, tags, users, playsPerUser); unset ones take DEFAULT_CATALOGUE_SIZE. */
+  music?: Partial<CatalogueSize>;
+  /** Chain shape (initialHead, txsPerBlock, activeAddresses, genesisTimestamp, blockTimeSeconds) and how fast the head moves; unset ones take the defaults. */
+  chain?: Partial<ChainShape> & {
+    /** A new block every this many ms after start; 0 freezes the head. Default 3000. */
+    blockIntervalMs?: number;
+  };
+  /** Faults per endpoint at start, restored by `reset()` / `POST /reset`. Default: none. */
+  faults?: Partial<Record<EndpointName, FaultsInput>>;
+  /** Bounds of the webhook log (maxRequestsPerUuid 10,000, maxUuids 1,000 by default). */
+  webhook?: Partial<WebhookLimits>;
+  /** The clock, epoch ms (default Date.now); a fake one moves the head and outage windows without waiting. */
+  now?: () => number;
+}
+
+export interface ResolvedSimulatorOptions {
+  port: number;
+  seed: number;
+  apiKeys: string[];
+  music: CatalogueSize;
+  chain: ChainShape;
+  blockIntervalMs: number;
+  faults: Record<EndpointName, Faults>;
+  webhook: WebhookLimits;
+  now: () => number;
+}
+
+const count = (max: number) => z.number().int().min(1).max(max);
+
+const optionsSchema = z.strictObject({
+  port: z.number().int().min(0).max(65_532).default(0),
+  seed: z.number().int().min(0).max(0xffff_ffff).default(DEFAULT_SEED),
+  apiKeys: z.array(z.string().regex(/^\S+$/, 'API keys are non-empty and have no spaces')).min(1).default([DEFAULT_API_KEY]),
+  music: z
+    .strictObject({
+      artists: count(10_000_000),
+      albumsPerArtist: count(1000),
+      tracksPerAlbum: count(1000),
+      // Primary tags are kept in a Uint16Array.
+      tags: count(65_535),
+      users: count(10_000_000),
+      playsPerUser: count(100_000_000),
+    })
+    .partial()
+    .default({}),
+  chain: z
+    .strictObject({
+      initialHead: z.number().int().min(0),
+      txsPerBlock: count(1_000_000),
+      activeAddresses: z.number().int().min(2).max(1_000_000),
+      genesisTimestamp: z.number().int().min(0),
+      blockTimeSeconds: count(86_400),
+      blockIntervalMs: z.number().min(0),
+    })
+    .partial()
+    .default({}),
+  faults: z.strictObject({ music: z.unknown(), explorer: z.unknown(), webhook: z.unknown() }).partial().default({}),
+  webhook: z.strictObject({ maxRequestsPerUuid: count(10_000_000), maxUuids: count(1_000_000) }).partial().default({}),
+});
+
+/** Fills defaults and checks everything, throwing SimulatorError('invalid_options') naming the option at fault. */
+export function resolveSimulatorOptions(options: SimulatorOptions): ResolvedSimulatorOptions {
+  const { now = Date.now, ...plain } = options;
+  const parsed = optionsSchema.safeParse(plain);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.map(String).join('.');
+    throw new SimulatorError('invalid_options', `Invalid simulator option ${path}: ${issue.message}`, path);
+  }
+  const { blockIntervalMs = DEFAULT_BLOCK_INTERVAL_MS, ...shape } = parsed.data.chain;
+  const chain: ChainShape = { ...DEFAULT_CHAIN_SHAPE, ...shape };
+  const problem = chainShapeProblem(chain);
+  if (problem !== undefined) throw new SimulatorError('invalid_options', `Invalid simulator option chain.${problem.field}: ${problem.message}`, `chain.${problem.field}`);
+  const startedAt = now();
+  const faults = Object.fromEntries(
+    ENDPOINTS.map((endpoint) => {
+      const result = resolveFaults(parsed.data.faults[endpoint], startedAt);
+      if (!result.ok) {
+        const path = `faults.${endpoint}${result.error.path === '' ? '' : `.${result.error.path}`}`;
+        throw new SimulatorError('invalid_options', `Invalid simulator option faults.${endpoint}: ${result.error.message}`, path);
+      }
+      return [endpoint, result.faults];
+    }),
+  ) as Record<EndpointName, Faults>;
+  return {
+    port: parsed.data.port,
+    seed: parsed.data.seed,
+    apiKeys: parsed.data.apiKeys,
+    music: { ...DEFAULT_CATALOGUE_SIZE, ...parsed.data.music },
+    chain,
+    blockIntervalMs,
+    faults,
+    webhook: { ...DEFAULT_WEBHOOK_LIMITS, ...parsed.data.webhook },
+    now,
+  };
+}

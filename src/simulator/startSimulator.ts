@@ -1,0 +1,151 @@
+import { Chain, HOT_ADDRESS_INDEX } from './chain.js';
+import { ChainHead } from './chainHead.js';
+import { listenEndpoint, type EndpointSpec, type RunningEndpoint } from './endpointServer.js';
+import { explorerFaultReplies, explorerHandler } from './explorerEndpoint.js';
+import { FaultGate } from './faultGate.js';
+import { ENDPOINTS, resolveFaults, type EndpointName, type Faults, type FaultsInput } from './faults.js';
+import { adminHandler, type SimulatorControl } from './adminEndpoint.js';
+import { uuidFromWords } from './hex.js';
+import { MusicCatalogue } from './musicCatalogue.js';
+import { musicFaultReplies, musicHandler } from './musicEndpoint.js';
+import { UserHistories } from './musicPlays.js';
+import { domainOf, hashOf } from './prng.js';
+import { RequestStats, type EndpointStats } from './requestStats.js';
+import { SimulatorError } from './SimulatorError.js';
+import { resolveSimulatorOptions, type SimulatorOptions } from './simulatorOptions.js';
+import { WebhookLog, webhookFaultReplies, webhookHandler, type WebhookRequest } from './webhookReceiver.js';
+
+const HOST = '127.0.0.1';
+
+/** A running simulator: three fake upstreams and an admin endpoint, each on its own loopback port. */
+export interface Simulator {
+  /** Music (Last.fm style): `GET {musicBaseUrl}/2.0/?method=...`. No trailing slash. */
+  musicBaseUrl: string;
+  /** Explorer (Etherscan style): `GET {explorerBaseUrl}/api?module=...&action=...`. */
+  explorerBaseUrl: string;
+  /** Webhook receiver: `POST {webhookBaseUrl}/<uuid>`, `GET {webhookBaseUrl}/<uuid>/requests`. */
+  webhookBaseUrl: string;
+  /** Admin: `/faults`, `/faults/<endpoint>`, `/stats`, `/stats/reset`, `/reset`. */
+  adminUrl: string;
+  /** The first valid API key. */
+  apiKey: string;
+  seed: number;
+  /** A UUID derived from the seed, ready to use as a webhook path. */
+  webhookUuid: string;
+  /** Active address 0: party to every block, over 1,000,000 txs up to the default initial head. */
+  hotAddress: string;
+  /** Replaces one endpoint's faults (reseeding its decisions); throws SimulatorError('invalid_options') on bad input. */
+  setFaults(endpoint: EndpointName, faults: FaultsInput): Faults;
+  faults(endpoint: EndpointName): Faults;
+  /** What the webhook receiver recorded for a UUID, oldest first. */
+  requests(uuid: string): WebhookRequest[];
+  stats(): Record<EndpointName, EndpointStats>;
+  resetStats(): void;
+  /** Faults back to the start-up ones, stats and webhook logs cleared. */
+  reset(): void;
+  /** The explorer's current head block. */
+  head(): number;
+  /** Closes every port and socket, hung requests included. */
+  close(): Promise<void>;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const resolved = resolveSimulatorOptions(options);
+  const { seed, now } = resolved;
+  const apiKeys = new Set(resolved.apiKeys);
+  const catalogue = new MusicCatalogue(seed, resolved.music);
+  const chain = new Chain(seed, resolved.chain);
+  const head = new ChainHead(resolved.chain.initialHead, resolved.blockIntervalMs, now());
+  const webhookLog = new WebhookLog(resolved.webhook);
+  const gates = mapEndpoints((endpoint, index) => new FaultGate(seed, index, resolved.faults[endpoint]));
+  const stats = mapEndpoints(() => new RequestStats());
+
+  const control: SimulatorControl = {
+    faults: (endpoint) => gates[endpoint].current(),
+    setFaults: (endpoint, input) => {
+      const result = resolveFaults(input, now());
+      if (result.ok) gates[endpoint].set(result.faults);
+      return result;
+    },
+    stats: () => mapEndpoints((endpoint) => stats[endpoint].snapshot()),
+    resetStats: () => ENDPOINTS.forEach((endpoint) => stats[endpoint].reset()),
+    reset: () => {
+      ENDPOINTS.forEach((endpoint) => gates[endpoint].set(resolved.faults[endpoint]));
+      control.resetStats();
+      webhookLog.clear();
+    },
+  };
+
+  const upstream = (endpoint: EndpointName, replies: typeof musicFaultReplies): EndpointSpec['upstream'] => ({
+    faults: gates[endpoint],
+    replies,
+    stats: stats[endpoint],
+  });
+  const specs: EndpointSpec[] = [
+    {
+      handle: musicHandler({ catalogue, histories: new UserHistories(seed, catalogue), apiKeys }),
+      readsBody: false,
+      upstream: upstream('music', musicFaultReplies),
+      now,
+    },
+    { handle: explorerHandler({ chain, head, apiKeys, now }), readsBody: false, upstream: upstream('explorer', explorerFaultReplies), now },
+    { handle: webhookHandler(webhookLog, now), readsBody: true, upstream: upstream('webhook', webhookFaultReplies), now },
+    { handle: adminHandler(control), readsBody: true, now },
+  ];
+  const [music, explorer, webhook, admin] = await listenAll(specs, resolved.port);
+
+  let closing: Promise<void> | undefined;
+  return {
+    musicBaseUrl: music.url,
+    explorerBaseUrl: explorer.url,
+    webhookBaseUrl: webhook.url,
+    adminUrl: admin.url,
+    apiKey: resolved.apiKeys[0]!,
+    seed,
+    webhookUuid: webhookUuidOf(seed),
+    hotAddress: chain.address(HOT_ADDRESS_INDEX),
+    setFaults: (endpoint, input) => {
+      const result = control.setFaults(endpoint, input);
+      if (!result.ok) {
+        const path = [`faults.${endpoint}`, result.error.path].filter((part) => part !== '').join('.');
+        throw new SimulatorError('invalid_options', `Invalid faults for ${endpoint}: ${result.error.message}`, path);
+      }
+      return result.faults;
+    },
+    faults: control.faults,
+    requests: (uuid) => webhookLog.requests(uuid),
+    stats: control.stats,
+    resetStats: control.resetStats,
+    reset: control.reset,
+    head: () => head.at(now()),
+    close: () => {
+      closing ??= Promise.all([music, explorer, webhook, admin].map((endpoint) => endpoint.close())).then(() => undefined);
+      return closing;
+    },
+  };
+}
+
+function mapEndpoints<T>(make: (endpoint: EndpointName, index: number) => T): Record<EndpointName, T> {
+  return Object.fromEntries(ENDPOINTS.map((endpoint, index) => [endpoint, make(endpoint, index)])) as Record<EndpointName, T>;
+}
+
+/** Port 0 gives every endpoint a free port; port P gives them P, P+1, P+2, P+3. */
+async function listenAll(specs: EndpointSpec[], port: number): Promise<[RunningEndpoint, RunningEndpoint, RunningEndpoint, RunningEndpoint]> {
+  const running: RunningEndpoint[] = [];
+  for (const [offset, spec] of specs.entries()) {
+    const result = await listenEndpoint(spec, HOST, port === 0 ? 0 : port + offset);
+    if (!result.ok) {
+      await Promise.all(running.map((endpoint) => endpoint.close()));
+      throw new SimulatorError('listen_failed', `Cannot listen on ${HOST}:${result.error.port}: ${result.error.cause.message}`, undefined, {
+        cause: result.error.cause,
+      });
+    }
+    running.push(result.endpoint);
+  }
+  return running as [RunningEndpoint, RunningEndpoint, RunningEndpoint, RunningEndpoint];
+}
+
+function webhookUuidOf(seed: number): string {
+  const domain = domainOf('webhook.uuid');
+  return uuidFromWords(hashOf(seed, domain, 0), hashOf(seed, domain, 1), hashOf(seed, domain, 2), hashOf(seed, domain, 3));
+}

@@ -1,0 +1,44 @@
+import { desc, eq } from 'drizzle-orm';
+import type { Database } from './database.js';
+import { notices, syncRuns } from './schema.js';
+
+export interface RunReport {
+  runId: string;
+  job: string;
+  queryIndex: number;
+  status: string;
+  attempt: number;
+  pages: number;
+  recordsNew: number;
+  recordsUpdated: number;
+  recordsUnchanged: number;
+  startedAt: Date;
+  durationMs: number | null;
+  error: string | null;
+  notice: string | null;
+}
+
+/** The most recent runs with their notice's delivery state, newest first. */
+export async function recentRuns(db: Database, limit = 20): Promise<RunReport[]> {
+  const rows = await db
+    .select({ run: syncRuns, notice: notices.state })
+    .from(syncRuns)
+    .leftJoin(notices, eq(notices.runId, syncRuns.id))
+    .orderBy(desc(syncRuns.startedAt))
+    .limit(limit);
+  return rows.map(({ run, notice }) => ({
+    runId: run.id,
+    job: run.job,
+    queryIndex: run.queryIndex,
+    status: run.status,
+    attempt: run.attempt,
+    pages: run.pages,
+    recordsNew: run.recordsNew,
+    recordsUpdated: run.recordsUpdated,
+    recordsUnchanged: run.recordsUnchanged,
+    startedAt: run.startedAt,
+    durationMs: run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null,
+    error: run.error,
+    notice,
+  }));
+}

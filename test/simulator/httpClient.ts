@@ -1,0 +1,35 @@
+import type { Simulator } from '../../src/simulator/startSimulator.js';
+
+/** The envelope every simulator body has. */
+export interface Envelope<Data = Record<string, unknown>> {
+  status: 'success' | 'error';
+  data: Data;
+  message: string;
+}
+
+export interface JsonResponse<Data> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Envelope<Data>;
+}
+
+/** GET with the simulator's key (or `key`, or none when null), body parsed as an envelope. */
+export async function getJson<Data = Record<string, unknown>>(url: string, key: string | null, init: RequestInit = {}): Promise<JsonResponse<Data>> {
+  const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
+  const response = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) } });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as Envelope<Data> };
+}
+
+export function musicUrl(simulator: Simulator, params: Record<string, string | number>): string {
+  return `${simulator.musicBaseUrl}/2.0/?${new URLSearchParams(stringValues(params)).toString()}`;
+}
+
+export function explorerUrl(simulator: Simulator, params: Record<string, string | number>): string {
+  return `${simulator.explorerBaseUrl}/api?${new URLSearchParams(stringValues(params)).toString()}`;
+}
+
+function stringValues(params: Record<string, string | number>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)]));
+}

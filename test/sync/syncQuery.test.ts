@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ResolvedQuery } from '../../src/config/resolveQuery.js';
+import type { Config } from '../../src/config/schema.js';
+import { OPEN_GATE } from '../../src/http/RequestGate.js';
+import { SourceClient } from '../../src/http/SourceClient.js';
+import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { RunStore, type RunIdentity } from '../../src/storage/RunStore.js';
+import { syncQuery, type SyncQueryOptions } from '../../src/sync/syncQuery.js';
+import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+let simulator: Simulator;
+let database: TestDatabase;
+let clock = Date.now();
+const clients: SourceClient[] = [];
+
+beforeAll(async () => {
+  simulator = await startSimulator({
+    seed: 7,
+    music: { artists: 1200, users: 20, playsPerUser: 300 },
+    chain: { initialHead: 4000, txsPerBlock: 100, activeAddresses: 20, blockIntervalMs: 1000 },
+    now: () => clock,
+  });
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await simulator.close();
+  await database.drop();
+});
+beforeEach(() => simulator.reset());
+
+const identity = (query: ResolvedQuery, runKey = `test/${randomUUID()}`): RunIdentity => ({
+  runKey,
+  job: query.job,
+  source: query.sourceName,
+  queryIndex: query.queryIndex,
+  queryKey: query.queryKey,
+  query: { q: query.q ?? null, params: query.params },
+});
+
+function sync(query: ResolvedQuery, options: Partial<SyncQueryOptions> & { runKey?: string } = {}) {
+  const client = new SourceClient(query.sourceName, query.source);
+  clients.push(client);
+  const { logger } = capturingLogger();
+  return syncQuery(query, identity(query, options.runKey), { store: new RunStore(database.db), client, gate: OPEN_GATE, logger, notify: false, ...options });
+}
+
+async function upstreamTotal(config: Config, job: string): Promise<number> {
+  const query = queryOf(config, job);
+  const client = new SourceClient(query.sourceName, query.source);
+  clients.push(client);
+  const page = await client.fetchPage({ ...query.params, ...(query.q === undefined ? {} : { q: query.q }), limit: '1' });
+  return Number(page.envelope.data.total);
+}
+
+const count = async (sql: string, params: unknown[] = []) => Number((await database.pool.query<{ n: string }>(sql, params)).rows[0]?.n);
+
+const artistSearch = (q: string, paging: Record<string, unknown> = {}) =>
+  configFor(simulator, [{ name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 50, ...paging }, queries: [{ q, params: { method: 'artist.search' } }] }]);
+
+describe('syncQuery', () => {
+  it('pages to the last partial page and stores every record once', async () => {
+    const config = artistSearch('a');
+    const total = await upstreamTotal(config, 'artists');
+    expect(total % 50).not.toBe(0);
+    const summary = await sync(queryOf(config, 'artists'));
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'short_page', pages: Math.ceil(total / 50) });
+    expect(summary.counts.new + summary.counts.updated + summary.counts.unchanged).toBe(total);
+    expect(await count(`select count(*) n from envelopes where run_id = $1`, [summary.runId])).toBe(summary.pages);
+  });
+
+  it('stops at an empty result after one page', async () => {
+    const summary = await sync(queryOf(artistSearch('zzzz-no-such-artist'), 'artists'));
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'empty_page', pages: 1, counts: { new: 0, updated: 0, unchanged: 0 } });
+  });
+
+  it('stops when the upstream ignores the page parameter and repeats a page', async () => {
+    const summary = await sync(queryOf(artistSearch('a', { pageParam: 'pg' }), 'artists'));
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'repeated_page', pages: 2 });
+  });
+
+  it('reports every record unchanged on a re-run and rewrites none', async () => {
+    const config = artistSearch('e');
+    const first = await sync(queryOf(config, 'artists'));
+    const versions = await database.pool.query(`select key, xmin::text from records where kind = 'artist' order by key`);
+    const second = await sync(queryOf(config, 'artists'));
+    const records = first.counts.new + first.counts.updated + first.counts.unchanged;
+    expect(second.counts).toEqual({ new: 0, updated: 0, unchanged: records });
+    expect((await database.pool.query(`select key, xmin::text from records where kind = 'artist' order by key`)).rows).toEqual(versions.rows);
+  });
+
+  it('crosses the 10,000-result window by sliding startblock, without duplicates or gaps', async () => {
+    const config = configFor(simulator, [
+      { name: 'txs', source: 'explorer', records: { path: 'result', key: 'hash', kind: 'transaction' }, queries: [{ q: simulator.hotAddress, params: { module: 'account', action: 'txlist', sort: 'asc', endblock: 3000 } }] },
+    ]);
+    const total = await upstreamTotal(config, 'txs');
+    expect(total).toBeGreaterThan(20_000);
+    const summary = await sync(queryOf(config, 'txs'));
+    expect(summary.status).toBe('succeeded');
+    expect(summary.counts.new).toBe(total);
+    expect(summary.counts.unchanged).toBe(0);
+    expect(await count(`select count(*) n from records where first_seen_run_id = $1`, [summary.runId])).toBe(total);
+    const windows = await database.pool.query<{ url: string }>(`select request_url as url from envelopes where run_id = $1 order by page_seq`, [summary.runId]);
+    expect(windows.rows.filter((row) => new URL(row.url).searchParams.has('startblock')).length).toBeGreaterThan(0);
+  });
+
+  it('resumes an interrupted run after its last stored page', async () => {
+    const query = queryOf(artistSearch('a', { limit: 20 }), 'artists');
+    const runKey = `test/${randomUUID()}`;
+    const stop = new AbortController();
+    const first = await sync(query, { runKey, signal: stop.signal, onPage: (progress) => (progress.pages === 3 ? stop.abort() : undefined) });
+    expect(first).toMatchObject({ status: 'failed', pages: 3 });
+    const resumed = await sync(query, { runKey });
+    expect(resumed).toMatchObject({ status: 'succeeded', runId: first.runId, attempt: 2 });
+    const pages = await database.pool.query<{ page_seq: number; url: string }>(`select page_seq, request_url as url from envelopes where run_id = $1 order by page_seq`, [first.runId]);
+    expect(pages.rows.map((row) => row.page_seq)).toEqual(Array.from({ length: resumed.pages }, (_, i) => i + 1));
+    expect(pages.rows.map((row) => new URL(row.url).searchParams.get('page'))).toEqual(Array.from({ length: resumed.pages }, (_, i) => String(i + 1)));
+  });
+
+  it('on an incremental query, fetches only blocks after the stored cursor (minus the overlap)', async () => {
+    const config = configFor(simulator, [
+      {
+        name: 'recent-txs',
+        source: 'explorer',
+        records: { path: 'result', key: 'hash', kind: 'transaction' },
+        queries: [{ q: simulator.hotAddress, params: { module: 'account', action: 'txlist', sort: 'asc', startblock: 3990 }, incremental: { param: 'startblock', field: 'blockNumber', overlap: 2 } }],
+      },
+    ]);
+    const query = queryOf(config, 'recent-txs');
+    const first = await sync(query);
+    expect(first.status).toBe('succeeded');
+    const headBefore = simulator.head();
+    clock += 5_000;
+    expect(simulator.head()).toBe(headBefore + 5);
+    const second = await sync(query);
+    const perBlock = first.counts.new / (headBefore - 3990 + 1);
+    expect(second.counts).toEqual({ new: 5 * perBlock, updated: 0, unchanged: 3 * perBlock });
+    const urls = await database.pool.query<{ url: string }>(`select request_url as url from envelopes where run_id = $1`, [second.runId]);
+    expect(new URL(urls.rows[0]!.url).searchParams.get('startblock')).toBe(String(headBefore - 2));
+  });
+});
