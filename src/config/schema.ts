@@ -130,6 +130,8 @@ export const workerSchema = z.strictObject({
   drainTimeoutMs: positiveInt.default(30_000),
   keepCompleted: keepJobsSchema.default({ ageS: 7 * 86_400, count: 1_000 }),
   keepFailed: keepJobsSchema.default({ ageS: 30 * 86_400, count: 5_000 }),
+  /** Prefix of every Redis key (BullMQ queues, rate limits, schedules): lets environments share a Redis. */
+  prefix: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"').default('feedsync'),
   /** Approximate cap of each queue's event stream. */
   eventsMaxLen: positiveInt.default(10_000),
   /** Port of /metrics, /healthz, /readyz (0: any free port). */

@@ -1,35 +1,53 @@
 import type { Redis } from 'ioredis';
-import type { RequestGate } from './RequestGate.js';
+import type { Permit, RequestGate } from './RequestGate.js';
 
 /**
- * Sliding-window log in one sorted set, trimmed and checked atomically, on Redis's clock so that
- * workers on several machines agree. Returns 0 when the request may go now, else the ms to wait.
+ * Sliding-window log in one sorted set, on Redis's clock so workers on several machines agree.
+ * A member scored +inf is a request in flight. Returns 0 when the request may go now, else the
+ * ms to wait.
  */
 const ACQUIRE = `
 local key = KEYS[1]
 local max = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local member = ARGV[3]
+local leaseMs = tonumber(ARGV[4])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 if redis.call('ZCARD', key) < max then
-  redis.call('ZADD', key, now, member)
-  redis.call('PEXPIRE', key, window)
+  redis.call('ZADD', key, now + leaseMs, member)
+  redis.call('PEXPIRE', key, window + leaseMs)
   return 0
 end
 local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-return math.max(1, tonumber(oldest[2]) + window - now)
+return math.max(1, math.min(tonumber(oldest[2]) + window - now, 1000))
 `;
 
-type LimiterRedis = Redis & { feedsyncAcquire(key: string, max: number, windowMs: number, member: string): Promise<number> };
+/** Restamps a slot with the time its response ended. */
+const RELEASE = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], 'XX', now, ARGV[1])
+end
+return 0
+`;
+
+type LimiterRedis = Redis & {
+  feedsyncAcquire(key: string, max: number, windowMs: number, member: string, leaseMs: number): Promise<number>;
+  feedsyncRelease(key: string, member: string): Promise<number>;
+};
+
+/** How long a slot is held if its process dies before releasing it. */
+const LEASE_MS = 60_000;
 
 let sequence = 0;
 
 /**
  * A source's request rate limit shared by every worker process through Redis: at most `max`
- * requests in any `durationMs`. BullMQ's own limiter counts jobs, and one sync job sends many
- * requests, so the limit is kept per request here.
+ * requests in any `durationMs`, counted from when each response ended. BullMQ's own limiter
+ * counts jobs, and one sync job sends many requests, so the limit is kept per request here.
  */
 export class RedisRateLimiter implements RequestGate {
   private readonly redis: LimiterRedis;
@@ -40,20 +58,29 @@ export class RedisRateLimiter implements RequestGate {
     source: string,
     private readonly max: number,
     private readonly durationMs: number,
-    prefix = 'feedsync',
+    prefix: string,
   ) {
-    if (!('feedsyncAcquire' in redis)) redis.defineCommand('feedsyncAcquire', { numberOfKeys: 1, lua: ACQUIRE });
+    if (!('feedsyncAcquire' in redis)) {
+      redis.defineCommand('feedsyncAcquire', { numberOfKeys: 1, lua: ACQUIRE });
+      redis.defineCommand('feedsyncRelease', { numberOfKeys: 1, lua: RELEASE });
+    }
     this.redis = redis as LimiterRedis;
     this.key = `${prefix}:ratelimit:${source}`;
   }
 
-  async acquire(): Promise<number> {
+  async acquire(): Promise<Permit> {
     const started = Date.now();
+    const member = `${process.pid}-${started}-${sequence++}`;
     for (;;) {
-      const member = `${process.pid}-${Date.now()}-${sequence++}`;
-      const waitMs = await this.redis.feedsyncAcquire(this.key, this.max, this.durationMs, member);
-      if (waitMs === 0) return Date.now() - started;
+      const waitMs = await this.redis.feedsyncAcquire(this.key, this.max, this.durationMs, member, LEASE_MS);
+      if (waitMs === 0) break;
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
+    return {
+      waitedMs: Date.now() - started,
+      release: async () => {
+        await this.redis.feedsyncRelease(this.key, member);
+      },
+    };
   }
 }

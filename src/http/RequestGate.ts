@@ -1,14 +1,26 @@
-/** Admits one request at a time through a rate limit; `acquire` resolves when one may be sent. */
-export interface RequestGate {
-  /** Resolves with the milliseconds waited. */
-  acquire(): Promise<number>;
+/** Leave to send one request; `release` once its response has been read. */
+export interface Permit {
+  waitedMs: number;
+  release(): Promise<void> | void;
 }
 
-export const OPEN_GATE: RequestGate = { acquire: () => Promise.resolve(0) };
+/**
+ * Admits requests through a rate limit. A slot counts from the admission until `release`, and
+ * then from the release time: the upstream sees arrivals no closer than the limit allows, even
+ * when a request leaves late (busy event loop) or a response is slow.
+ */
+export interface RequestGate {
+  acquire(): Promise<Permit>;
+}
+
+const FREE: Permit = { waitedMs: 0, release: () => undefined };
+
+export const OPEN_GATE: RequestGate = { acquire: () => Promise.resolve(FREE) };
 
 /** An in-process sliding-window limit: at most `max` requests in any `durationMs`. */
 export class LocalRateLimiter implements RequestGate {
-  private readonly sent: number[] = [];
+  /** Time each held or recent slot counts from; Infinity while its request is in flight. */
+  private readonly slots: number[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -16,22 +28,33 @@ export class LocalRateLimiter implements RequestGate {
     private readonly durationMs: number,
   ) {}
 
-  acquire(): Promise<number> {
+  acquire(): Promise<Permit> {
     const turn = this.queue.then(() => this.waitForSlot());
     this.queue = turn;
     return turn;
   }
 
-  private async waitForSlot(): Promise<number> {
+  private async waitForSlot(): Promise<Permit> {
     const started = Date.now();
     for (;;) {
       const now = Date.now();
-      while (this.sent.length > 0 && this.sent[0]! <= now - this.durationMs) this.sent.shift();
-      if (this.sent.length < this.max) {
-        this.sent.push(now);
-        return now - started;
+      for (let i = this.slots.length - 1; i >= 0; i--) if (this.slots[i]! <= now - this.durationMs) this.slots.splice(i, 1);
+      if (this.slots.length < this.max) {
+        this.slots.push(Infinity);
+        let released = false;
+        return {
+          waitedMs: now - started,
+          // In-flight slots are interchangeable, so any one of them takes the release time.
+          release: () => {
+            if (released) return;
+            released = true;
+            const at = this.slots.indexOf(Infinity);
+            if (at !== -1) this.slots[at] = Date.now();
+          },
+        };
       }
-      await new Promise((resolve) => setTimeout(resolve, this.sent[0]! + this.durationMs - now));
+      const oldest = Math.min(...this.slots);
+      await new Promise((resolve) => setTimeout(resolve, Number.isFinite(oldest) ? oldest + this.durationMs - now : 10));
     }
   }
 }

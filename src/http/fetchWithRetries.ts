@@ -28,15 +28,20 @@ export async function fetchWithRetries(
   hooks: RetryHooks = {},
 ): Promise<FetchedPage> {
   for (let attempt = 1; ; attempt++) {
-    const waited = await gate.acquire();
-    if (waited > 0) hooks.onRateLimitWait?.(waited);
+    const permit = await gate.acquire();
+    if (permit.waitedMs > 0) hooks.onRateLimitWait?.(permit.waitedMs);
+    let failure: unknown;
     try {
       return await client.fetchPage(params);
     } catch (error) {
-      if (!(error instanceof UpstreamError) || !error.retryable || attempt >= policy.attempts) throw error;
-      const delay = backoffDelay(policy, attempt, error.retryAfterMs, hooks.random);
-      hooks.onRetry?.(error, attempt, delay);
-      await sleep(delay, undefined, { signal: hooks.signal });
+      failure = error;
+    } finally {
+      // A release lost to a Redis outage only holds the slot until its lease ends.
+      await Promise.resolve(permit.release()).catch(() => undefined);
     }
+    if (!(failure instanceof UpstreamError) || !failure.retryable || attempt >= policy.attempts) throw failure;
+    const delay = backoffDelay(policy, attempt, failure.retryAfterMs, hooks.random);
+    hooks.onRetry?.(failure, attempt, delay);
+    await sleep(delay, undefined, { signal: hooks.signal });
   }
 }

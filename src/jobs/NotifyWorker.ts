@@ -22,7 +22,7 @@ export class NotifyWorker {
     private readonly logger: Logger,
     private readonly sweepIntervalMs = SWEEP_INTERVAL_MS,
   ) {
-    this.worker = new Worker<NotifyJobData>(NOTIFY_QUEUE, (job, token) => this.process(job, token), { connection, concurrency: 4, autorun: false });
+    this.worker = new Worker<NotifyJobData>(NOTIFY_QUEUE, (job, token) => this.process(job, token), { connection, prefix: queues.prefix, concurrency: 4, autorun: false });
     this.worker.on('error', (error) => logger.error({ err: error }, 'notify worker error'));
   }
 

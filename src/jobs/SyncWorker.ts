@@ -45,6 +45,7 @@ export class SyncWorker {
     const { worker: settings } = runtime.config;
     this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
       connection,
+      prefix: settings.prefix,
       concurrency: settings.concurrency,
       lockDuration: settings.lockDurationMs,
       stalledInterval: settings.stalledIntervalMs,

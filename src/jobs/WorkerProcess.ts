@@ -37,14 +37,19 @@ export class WorkerProcess {
     // Long-running processes wait out a Redis restart rather than fail commands.
     const shared = redisConnection(options.redisUrl, 'worker');
     // Rate limits are counted in Redis so that they hold across every worker process.
-    const sources = new SourceRegistry(config, (source, max, durationMs) => new RedisRateLimiter(shared, source, max, durationMs));
+    const sources = new SourceRegistry(config, (source, max, durationMs) => new RedisRateLimiter(shared, source, max, durationMs, config.worker.prefix));
     const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, poolSize: config.worker.concurrency + 4 });
     const queues = openQueues(shared, config.worker);
-    const syncWorker = options.roles.worker ? new SyncWorker(runtime, redisConnection(options.redisUrl, 'worker'), queues) : undefined;
-    const notifyWorker =
-      options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, redisConnection(options.redisUrl, 'worker'), queues, runtime.logger) : undefined;
+    const connections = [shared];
+    const connect = () => {
+      const connection = redisConnection(options.redisUrl, 'worker');
+      connections.push(connection);
+      return connection;
+    };
+    const syncWorker = options.roles.worker ? new SyncWorker(runtime, connect(), queues) : undefined;
+    const notifyWorker = options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, connect(), queues, runtime.logger) : undefined;
     const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store, shared, runtime.logger) : undefined;
-    return new WorkerProcess(runtime, queues, [shared], syncWorker, notifyWorker, scheduler);
+    return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler);
   }
 
   /** Starts every part; resolves once they are taking work. */

@@ -29,7 +29,7 @@ export type RunEnd = { runKey: string; ok: true; result: SyncJobResult } | { run
 
 /** Waits until each queued run completes or fails for good (after its last attempt). */
 export async function waitForRuns(connection: ConnectionOptions, queues: Queues, runs: EnqueuedRun[], timeoutMs?: number): Promise<RunEnd[]> {
-  const events = new QueueEvents(SYNC_QUEUE, { connection });
+  const events = new QueueEvents(SYNC_QUEUE, { connection, prefix: queues.prefix });
   try {
     await events.waitUntilReady();
     return await Promise.all(

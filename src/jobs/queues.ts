@@ -2,8 +2,8 @@ import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config/schema.js';
 
-export const SYNC_QUEUE = 'feedsync-sync';
-export const NOTIFY_QUEUE = 'feedsync-notify';
+export const SYNC_QUEUE = 'sync';
+export const NOTIFY_QUEUE = 'notify';
 
 /** One sync run to perform; the BullMQ job id is the run key, so a run is queued once. */
 export interface SyncJobData {
@@ -46,6 +46,8 @@ export function notifyJobOptions(worker: WorkerConfig): JobsOptions {
 }
 
 export interface Queues {
+  /** BullMQ key prefix, from `worker.prefix`. */
+  prefix: string;
   sync: Queue<SyncJobData>;
   notify: Queue<NotifyJobData>;
   close(): Promise<void>;
@@ -53,11 +55,13 @@ export interface Queues {
 
 export function openQueues(connection: ConnectionOptions, worker: WorkerConfig): Queues {
   const streams = { events: { maxLen: worker.eventsMaxLen } };
-  const sync = new Queue<SyncJobData>(SYNC_QUEUE, { connection, streams, defaultJobOptions: syncJobOptions(worker) });
-  const notify = new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection, streams, defaultJobOptions: notifyJobOptions(worker) });
+  const prefix = worker.prefix;
+  const sync = new Queue<SyncJobData>(SYNC_QUEUE, { connection, prefix, streams, defaultJobOptions: syncJobOptions(worker) });
+  const notify = new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection, prefix, streams, defaultJobOptions: notifyJobOptions(worker) });
   sync.on('error', () => undefined);
   notify.on('error', () => undefined);
   return {
+    prefix,
     sync,
     notify,
     async close() {

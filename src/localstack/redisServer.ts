@@ -58,12 +58,20 @@ async function waitForPing(url: string, child: ChildProcess, log: () => string):
   }
 }
 
-/** Starts a throwaway, memory-only redis-server on a free loopback port. */
-export async function startRedisServer(): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /** Default: a free port. */
+  port?: number;
+  /** Keep data in an append-only file here, so a restarted server on the same dir has it back. Default: memory only. */
+  dataDir?: string;
+}
+
+/** Starts a throwaway redis-server on a loopback port, memory-only unless given a data dir. */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const binary = await ensureRedisBinary();
-  const port = await freePort();
-  // noeviction: BullMQ must never lose keys to eviction; no persistence for a throwaway server.
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--protected-mode', 'yes'], {
+  const port = options.port ?? (await freePort());
+  const persistence = options.dataDir ? ['--dir', options.dataDir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  // noeviction: BullMQ must never lose keys to eviction.
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--maxmemory-policy', 'noeviction', '--protected-mode', 'yes'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

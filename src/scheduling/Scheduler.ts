@@ -6,8 +6,6 @@ import type { Logger } from '../observability/logger.js';
 import type { RunStore } from '../storage/RunStore.js';
 import { tickRunKey } from './runKeys.js';
 
-/** Redis hash of the schedules in force: job name → {cron, timezone}. */
-export const SCHEDULES_KEY = 'feedsync:schedules';
 
 export interface TickResult {
   queued: number;
@@ -21,6 +19,8 @@ export interface TickResult {
  */
 export class Scheduler {
   private readonly tasks: ScheduledTask[] = [];
+  /** Redis hash of the schedules in force: job name → {cron, timezone}. */
+  readonly schedulesKey: string;
 
   constructor(
     private readonly config: Config,
@@ -28,7 +28,9 @@ export class Scheduler {
     private readonly store: RunStore,
     private readonly redis: Redis,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.schedulesKey = `${config.worker.prefix}:schedules`;
+  }
 
   /** Publishes the schedules (dropping those no longer configured) and starts the cron tasks. */
   async start(): Promise<void> {
@@ -70,16 +72,16 @@ export class Scheduler {
 
   private async publishSchedules(): Promise<void> {
     const wanted = new Map(this.config.jobs.filter((job) => job.schedule).map((job) => [job.name, JSON.stringify(job.schedule)]));
-    const existing = await this.redis.hkeys(SCHEDULES_KEY);
+    const existing = await this.redis.hkeys(this.schedulesKey);
     const stale = existing.filter((name) => !wanted.has(name));
     if (stale.length > 0) {
-      await this.redis.hdel(SCHEDULES_KEY, ...stale);
+      await this.redis.hdel(this.schedulesKey, ...stale);
       this.logger.info({ removed: stale }, 'removed schedules no longer in the config');
     }
     // BullMQ job schedulers are not used; any left by other tools on this queue would fire duplicate runs.
     for (const scheduler of await this.queues.sync.getJobSchedulers()) {
       if (scheduler.key) await this.queues.sync.removeJobScheduler(scheduler.key);
     }
-    if (wanted.size > 0) await this.redis.hset(SCHEDULES_KEY, Object.fromEntries(wanted));
+    if (wanted.size > 0) await this.redis.hset(this.schedulesKey, Object.fromEntries(wanted));
   }
 }

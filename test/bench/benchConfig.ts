@@ -1,0 +1,72 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SimulatorUrls } from './simulatorProcess.js';
+
+/** A txlist query of the hot address over blocks `startblock..endblock` (10 txs per block). */
+export interface TxListJob {
+  name: string;
+  startblock: number;
+  endblock: number;
+  limit: number;
+  /** Records kind; a separate kind keeps a run's records apart from the others' ones. */
+  kind: string;
+}
+
+/** The default chain: every active address is party to 10 txs in every block. */
+export const TXS_PER_BLOCK = 10;
+
+export function txListJob(name: string, records: number, startblock: number, limit: number, kind = 'transaction'): TxListJob {
+  return { name, startblock, endblock: startblock + Math.ceil(records / TXS_PER_BLOCK) - 1, limit, kind };
+}
+
+export function expectedRecords(job: TxListJob): number {
+  return (job.endblock - job.startblock + 1) * TXS_PER_BLOCK;
+}
+
+export interface BenchConfigOptions {
+  sim: SimulatorUrls;
+  txJobs: TxListJob[];
+  /** Block numbers of a `blocks` job with one one-page getblock query each. */
+  blockQueries?: number;
+  concurrency: number;
+}
+
+/**
+ * The config tree the bench worker runs: the simulator's explorer without a rate limit (the
+ * figures are the pipeline's, not a politeness limit's), txlist jobs paged with the 10,000-result
+ * window sliding on startblock, and a webhook with its own UUID at the simulator's receiver, so
+ * that each measured run's notices are told apart.
+ */
+export function benchConfigTree(options: BenchConfigOptions): { tree: Record<string, unknown>; webhookUuid: string } {
+  const { sim } = options;
+  const webhookUuid = randomUUID();
+  const jobs: unknown[] = options.txJobs.map((job) => ({
+    name: job.name,
+    source: 'explorer',
+    records: { path: 'result', key: 'hash', kind: job.kind },
+    paging: { limit: job.limit },
+    queries: [{ q: sim.hotAddress, params: { module: 'account', action: 'txlist', sort: 'asc', startblock: job.startblock, endblock: job.endblock } }],
+  }));
+  if (options.blockQueries) {
+    jobs.push({
+      name: 'blocks',
+      source: 'explorer',
+      records: { path: 'result', key: 'number', kind: 'block' },
+      queries: Array.from({ length: options.blockQueries }, (_, n) => ({ q: String(n + 1), params: { module: 'block', action: 'getblock' } })),
+    });
+  }
+  const tree = {
+    sources: {
+      explorer: {
+        baseUrl: sim.explorerBaseUrl,
+        apiKey: sim.apiKey,
+        path: '/api',
+        timeoutMs: 60_000,
+        paging: { limit: 1000, maxPages: 10_000, window: { maxResults: 10_000, param: 'startblock', field: 'blockNumber' } },
+      },
+    },
+    jobs,
+    webhook: { baseUrl: sim.webhookBaseUrl, uuid: webhookUuid, secret: `whsec_${randomBytes(24).toString('base64')}` },
+    worker: { concurrency: options.concurrency, attempts: 1, httpPort: 0 },
+  };
+  return { tree, webhookUuid };
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it, inject } from 'vitest';
+import { RedisRateLimiter } from '../../src/http/RedisRateLimiter.js';
+
+const connections: Redis[] = [];
+afterAll(() => connections.forEach((connection) => connection.disconnect()));
+
+function maxInAnyWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let max = 0;
+  for (let start = 0, end = 0; end < sorted.length; end++) {
+    while (sorted[end]! - sorted[start]! >= windowMs) start++;
+    max = Math.max(max, end - start + 1);
+  }
+  return max;
+}
+
+describe('RedisRateLimiter', () => {
+  it('admits at most max requests in any window across limiters on separate connections', async () => {
+    const prefix = `test-${randomBytes(4).toString('hex')}`;
+    const limiters = [0, 1, 2].map(() => {
+      const connection = new Redis(inject('redisUrl'));
+      connections.push(connection);
+      return new RedisRateLimiter(connection, 'music', 5, 500, prefix);
+    });
+    const admitted: number[] = [];
+    await Promise.all(
+      Array.from({ length: 18 }, async (_, i) => {
+        const permit = await limiters[i % 3]!.acquire();
+        await permit.release();
+        admitted.push(Date.now());
+      }),
+    );
+    expect(maxInAnyWindow(admitted, 500)).toBeLessThanOrEqual(5);
+    expect(Math.max(...admitted) - Math.min(...admitted)).toBeGreaterThanOrEqual(1000);
+  });
+});

@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
+import type { ConfigInput } from '../../src/config/schema.js';
+import { startRedisServer, type RedisServer } from '../../src/localstack/redisServer.js';
+import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { startFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
+import { simulatorSources } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+let simulator: Simulator;
+let database: TestDatabase;
+const processes: FeedsyncProcess[] = [];
+
+beforeAll(async () => {
+  simulator = await startSimulator({ seed: 5, music: { artists: 2000, users: 5, playsPerUser: 50 }, chain: { initialHead: 500, blockIntervalMs: 0 } });
+  database = await createTestDatabase();
+});
+afterEach(async () => {
+  for (const process of processes.splice(0)) {
+    if (process.child.exitCode === null && process.child.signalCode === null) process.kill('SIGKILL');
+    await process.exited;
+  }
+  simulator.reset();
+  await database.pool.query('truncate sync_runs, envelopes, records, notices, notice_attempts, incremental_cursors');
+});
+afterAll(async () => {
+  await simulator.close();
+  await database.drop();
+});
+
+/** Artist search for "a" at 20 a page: dozens of pages, so a run lasts long enough to interrupt. */
+function config(overrides: { worker?: ConfigInput['worker']; rateLimit?: { max: number; durationMs: number }; queries?: number; schedule?: string } = {}): ConfigInput {
+  const sources = simulatorSources(simulator);
+  if (overrides.rateLimit) sources.music!.rateLimit = overrides.rateLimit;
+  return {
+    sources,
+    jobs: [
+      {
+        name: 'artists',
+        source: 'music',
+        ...(overrides.schedule ? { schedule: { cron: overrides.schedule } } : {}),
+        records: { path: 'results.artistmatches.artist', kind: 'artist' },
+        paging: { limit: 20 },
+        queries: Array.from({ length: overrides.queries ?? 1 }, (_, i) => ({ q: ['a', 'e', 'i', 'o', 'u', 'r'][i % 6]!, params: { method: 'artist.search' } })),
+      },
+    ],
+    worker: { prefix: `test-${randomBytes(4).toString('hex')}`, attempts: 3, backoffMs: 100, lockDurationMs: 2000, stalledIntervalMs: 1000, drainTimeoutMs: 5000, ...overrides.worker },
+  };
+}
+
+async function spawn(command: string, configFile: string, redisUrl = inject('redisUrl')) {
+  const process = startFeedsync([command, '--config', configFile], { REDIS_URL: redisUrl, DATABASE_URL: database.url });
+  processes.push(process);
+  await waitFor(`${command} to start`, () => process.output().includes('feedsync started') || process.output().includes('scheduler started'), 30_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${process.output()}`);
+  });
+  return process;
+}
+
+async function enqueue(configFile: string, redisUrl = inject('redisUrl')): Promise<string> {
+  const process = startFeedsync(['enqueue', 'artists', '--config', configFile], { REDIS_URL: redisUrl, DATABASE_URL: database.url });
+  const { code } = await process.exited;
+  expect(code, process.output()).toBe(0);
+  return process.output().trim().split('\n').at(-1)!;
+}
+
+const run = (id: string) =>
+  database.pool.query<{ status: string; pages: number; attempt: number; records_new: number }>('select status, pages, attempt, records_new from sync_runs where id = $1', [id]).then((r) => r.rows[0]);
+
+async function expectCompleteAndUnique(runId: string) {
+  const { rows: pages } = await database.pool.query<{ page_seq: number; page: string }>(
+    `select page_seq, split_part(split_part(request_url, 'page=', 2), '&', 1) as page from envelopes where run_id = $1 order by page_seq`,
+    [runId],
+  );
+  expect(pages.map((p) => p.page_seq)).toEqual(pages.map((_, i) => i + 1));
+  expect(pages.map((p) => Number(p.page))).toEqual(pages.map((_, i) => i + 1));
+  const total = Number((await fetch(`${simulator.musicBaseUrl}/2.0/?method=artist.search&q=a&limit=1`, { headers: { authorization: `Bearer ${simulator.apiKey}` } }).then((r) => r.json()) as { data: { total: number } }).data.total);
+  const { rows } = await database.pool.query<{ n: string }>(`select count(*) as n from records where kind = 'artist'`);
+  expect(Number(rows[0]!.n)).toBe(total);
+}
+
+describe('worker processes', () => {
+  it('recovers a run from its checkpoint after its worker is killed with SIGKILL', async () => {
+    simulator.setFaults('music', { latencyMs: 40 });
+    const file = await writeConfig(config());
+    const first = await spawn('worker', file);
+    const runId = await enqueue(file);
+    await waitFor('a few pages stored', async () => ((await run(runId))?.pages ?? 0) >= 3);
+    first.kill('SIGKILL');
+    await first.exited;
+    const pagesAtKill = (await run(runId))!.pages;
+    expect((await run(runId))!.status).toBe('running');
+    await spawn('worker', file);
+    const finished = await waitFor('the run to finish elsewhere', async () => {
+      const row = await run(runId);
+      return row?.status === 'succeeded' && row;
+    }, 30_000);
+    expect(finished.pages).toBeGreaterThan(pagesAtKill);
+    expect(finished.attempt).toBeGreaterThanOrEqual(2);
+    await expectCompleteAndUnique(runId);
+  }, 60_000);
+
+  it('drains on SIGTERM: stores the page in hand, exits within the bound, and the run resumes later', async () => {
+    simulator.setFaults('music', { latencyMs: 40 });
+    const file = await writeConfig(config());
+    const worker = await spawn('worker', file);
+    const runId = await enqueue(file);
+    await waitFor('a few pages stored', async () => ((await run(runId))?.pages ?? 0) >= 3);
+    const signalled = Date.now();
+    worker.kill('SIGTERM');
+    const { code } = await worker.exited;
+    expect(code, worker.output()).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(5000);
+    const stopped = (await run(runId))!;
+    expect(stopped.status).not.toBe('running');
+    await spawn('worker', file);
+    await waitFor('the run to finish', async () => (await run(runId))?.status === 'succeeded', 30_000);
+    await expectCompleteAndUnique(runId);
+  }, 60_000);
+
+  it('holds a source rate limit across three worker processes, measured at the simulator', async () => {
+    const file = await writeConfig(config({ rateLimit: { max: 5, durationMs: 1000 }, queries: 6, worker: { concurrency: 2 } }));
+    await Promise.all([spawn('worker', file), spawn('worker', file), spawn('worker', file)]);
+    simulator.resetStats();
+    await enqueue(file);
+    await waitFor('25 requests', () => simulator.stats().music.count >= 25, 30_000);
+    const stats = simulator.stats().music;
+    expect(stats.maxPerSecond).toBeLessThanOrEqual(5);
+    expect(stats.maxPerSecond).toBeGreaterThanOrEqual(4);
+  }, 60_000);
+
+  it('fires a per-second schedule exactly once per tick with two schedulers running', async () => {
+    const file = await writeConfig(config({ schedule: '* * * * * *' }));
+    await Promise.all([spawn('scheduler', file), spawn('scheduler', file), spawn('worker', file)]);
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    for (const process of processes.slice(0, 2)) process.kill('SIGTERM');
+    await Promise.all(processes.slice(0, 2).map((p) => p.exited));
+    const { rows } = await database.pool.query<{ scheduled_for: Date; n: string }>(`select scheduled_for, count(*) as n from sync_runs group by 1 order by 1`);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.every((row) => row.n === '1')).toBe(true);
+    const seconds = rows.map((row) => row.scheduled_for.getTime() / 1000);
+    expect(seconds.slice(1).map((s, i) => s - seconds[i]!)).toEqual(seconds.slice(1).map(() => 1));
+  }, 60_000);
+
+  it('goes on when Redis restarts under a running worker', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'feedsync-redis-'));
+    let redis: RedisServer = await startRedisServer({ dataDir });
+    try {
+      simulator.setFaults('music', { latencyMs: 40 });
+      const file = await writeConfig(config());
+      await spawn('worker', file, redis.url);
+      const runId = await enqueue(file, redis.url);
+      await waitFor('a few pages stored', async () => ((await run(runId))?.pages ?? 0) >= 3);
+      await redis.stop();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      redis = await startRedisServer({ dataDir, port: redis.port });
+      await waitFor('the run to finish', async () => (await run(runId))?.status === 'succeeded', 30_000);
+      await expectCompleteAndUnique(runId);
+      simulator.setFaults('music', {});
+      await database.pool.query('truncate records');
+      const second = await enqueue(file, redis.url);
+      await waitFor('a run queued after the restart to finish', async () => (await run(second))?.status === 'succeeded', 30_000);
+    } finally {
+      await redis.stop();
+    }
+  }, 60_000);
+});
