@@ -8,8 +8,8 @@ describe('LocalRateLimiter', () => {
     const first = await limiter.acquire();
     const second = await limiter.acquire();
     expect(Date.now() - started).toBeLessThan(50);
-    first.release();
-    second.release();
+    await first.release();
+    await second.release();
     const third = await limiter.acquire();
     expect(Date.now() - started).toBeGreaterThanOrEqual(195);
     expect(third.waitedMs).toBeGreaterThanOrEqual(150);
@@ -25,7 +25,7 @@ describe('LocalRateLimiter', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(admitted).toBe(false);
-    held.release();
+    await held.release();
     expect((await next).waitedMs).toBeGreaterThanOrEqual(120);
   });
 });

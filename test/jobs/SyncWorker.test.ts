@@ -76,7 +76,7 @@ describe('SyncWorker', () => {
       const received = simulator.requests(simulator.webhookUuid);
       return received.length > 0 && received;
     });
-    const body = new Webhook(secret).verify(notice!.body, notice!.headers as Record<string, string>) as { type: string; data: { runId: string } };
+    const body = new Webhook(secret).verify(notice!.body, notice!.headers) as { type: string; data: { runId: string } };
     expect(body).toMatchObject({ type: 'sync.succeeded', data: { runId: run.runId } });
   });
 
