@@ -137,6 +137,8 @@ export const workerSchema = z.strictObject({
   /** Port of /metrics, /healthz, /readyz (0: any free port). */
   httpPort: nonNegativeInt.max(65_535).default(9464),
   httpHost: z.string().default('127.0.0.1'),
+  /** Serve the bull-board dashboard at /admin/queues (basic auth from DASHBOARD_USER / DASHBOARD_PASSWORD). */
+  dashboard: z.boolean().default(false),
 });
 
 export const jobSchema = z.strictObject({

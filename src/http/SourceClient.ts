@@ -20,6 +20,8 @@ export interface FetchedPage {
 export interface SourceClientOptions {
   /** Connections kept alive to the upstream. */
   connections?: number;
+  /** Called once per request with its HTTP status (or error kind when there was none) and latency. */
+  onRequestEnded?: (status: string, latencyMs: number) => void;
 }
 
 /**
@@ -34,7 +36,7 @@ export class SourceClient {
   constructor(
     readonly name: string,
     private readonly config: SourceConfig,
-    options: SourceClientOptions = {},
+    private readonly options: SourceClientOptions = {},
   ) {
     this.endpoint = new URL(config.path, config.baseUrl);
     this.pool = new Pool(this.endpoint.origin, {
@@ -54,6 +56,21 @@ export class SourceClient {
 
   /** One request, no retries: returns a success envelope or throws a classified UpstreamError. */
   async fetchPage(params: Record<string, string>): Promise<FetchedPage> {
+    const report = this.options.onRequestEnded;
+    if (!report) return this.request(params);
+    const started = performance.now();
+    try {
+      const page = await this.request(params);
+      report('200', page.latencyMs);
+      return page;
+    } catch (error) {
+      const status = error instanceof UpstreamError ? (error.status === undefined ? error.kind : String(error.status)) : 'error';
+      report(status, performance.now() - started);
+      throw error;
+    }
+  }
+
+  private async request(params: Record<string, string>): Promise<FetchedPage> {
     const url = this.urlFor(params);
     const path = `${url.pathname}${url.search}`;
     const started = performance.now();

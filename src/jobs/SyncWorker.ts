@@ -96,6 +96,7 @@ export class SyncWorker {
       throw new DelayedError();
     }
     const attempts = job.opts.attempts ?? 1;
+    const metrics = this.runtime.metrics;
     const summary = await syncQuery(
       query,
       {
@@ -116,7 +117,12 @@ export class SyncWorker {
         notify: this.runtime.outbox !== undefined,
         signal: this.shutdown.signal,
         isFinalAttempt: (error) => !isRetryable(error as Error) || job.attemptsMade + 1 >= attempts,
-        onPage: (progress) => job.updateProgress({ pages: progress.pages, records: progress.records, expectedTotal: progress.expectedTotal ?? null }),
+        onPage: (progress) => {
+          metrics?.pageStored(query.sourceName, query.records.kind, progress.pageCounts);
+          return job.updateProgress({ pages: progress.pages, records: progress.records, expectedTotal: progress.expectedTotal ?? null });
+        },
+        onRetry: (error) => metrics?.retried(query.sourceName, error.kind),
+        onRateLimitWait: (waitedMs) => metrics?.waitedForRateLimit(query.sourceName, waitedMs),
       },
     );
     const result: SyncJobResult = { runId: summary.runId, status: summary.status, pages: summary.pages, records: summary.counts };
@@ -128,10 +134,12 @@ export class SyncWorker {
         throw new DelayedError();
       }
       const final = !isRetryable(error) || job.attemptsMade + 1 >= attempts;
+      metrics?.runEnded(data.job, final ? 'failed' : 'retrying');
       if (final && this.runtime.outbox) await queueNotice(this.queues, noticeIdFor(summary.runId));
       if (!isRetryable(error)) throw new UnrecoverableError(error.message);
       throw error;
     }
+    metrics?.runEnded(data.job, summary.status);
     if (summary.status === 'succeeded' && this.runtime.outbox) await queueNotice(this.queues, noticeIdFor(summary.runId));
     return result;
   }

@@ -1,9 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { RedisRateLimiter } from '../http/RedisRateLimiter.js';
+import { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { Logger } from '../observability/logger.js';
+import { OpsServer } from '../observability/OpsServer.js';
 import { openRuntime, type Runtime } from '../runtime/openRuntime.js';
 import { Scheduler } from '../scheduling/Scheduler.js';
+import { noticeCounts } from '../storage/runReports.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
 import { NotifyWorker } from './NotifyWorker.js';
 import { openQueues, redisConnection, type Queues } from './queues.js';
@@ -16,13 +19,23 @@ export interface WorkerProcessOptions {
   logger?: Logger;
   /** Which parts run here: sync/notify workers, the scheduler, or both (`feedsync start`). */
   roles: { worker: boolean; scheduler: boolean };
+  /** Serve /metrics, /healthz, /readyz (and the dashboard when enabled) on `worker.httpPort`. */
+  http?: boolean;
+  /** Dashboard basic-auth credentials; the dashboard is served only when `worker.dashboard` is on. */
+  dashboardAuth?: { user: string; password: string };
 }
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
 
 /**
  * Everything one feedsync process runs, wired to one Redis and one Postgres: the sync and notify
- * workers and/or the scheduler. `close()` drains in the right order.
+ * workers and/or the scheduler, and the HTTP server for metrics and health. `close()` drains in
+ * the right order.
  */
 export class WorkerProcess {
+  /** Base URL of the metrics and health server, once started. */
+  httpUrl: string | undefined;
+
   private constructor(
     readonly runtime: Runtime,
     readonly queues: Queues,
@@ -30,30 +43,45 @@ export class WorkerProcess {
     readonly syncWorker: SyncWorker | undefined,
     readonly notifyWorker: NotifyWorker | undefined,
     readonly scheduler: Scheduler | undefined,
+    readonly ops: OpsServer | undefined,
   ) {}
 
   static async open(options: WorkerProcessOptions): Promise<WorkerProcess> {
     const { config } = options;
     // Long-running processes wait out a Redis restart rather than fail commands.
     const shared = redisConnection(options.redisUrl, 'worker');
-    // Rate limits are counted in Redis so that they hold across every worker process.
-    const sources = new SourceRegistry(config, (source, max, durationMs) => new RedisRateLimiter(shared, source, max, durationMs, config.worker.prefix));
-    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, poolSize: config.worker.concurrency + 4 });
-    const queues = openQueues(shared, config.worker);
     const connections = [shared];
     const connect = () => {
       const connection = redisConnection(options.redisUrl, 'worker');
       connections.push(connection);
       return connection;
     };
+    const queues = openQueues(shared, config.worker);
+    // The metrics read notice states from storage, which the runtime opens after them.
+    const opened: { runtime?: Runtime } = {};
+    const metrics = new FeedsyncMetrics({
+      queueCounts: async () => ({ sync: await queues.sync.getJobCounts(...QUEUE_STATES), notify: await queues.notify.getJobCounts(...QUEUE_STATES) }),
+      noticeCounts: () => (opened.runtime ? noticeCounts(opened.runtime.storage.db) : Promise.resolve({})),
+    });
+    const sources = new SourceRegistry(config, {
+      makeGate: (source, max, durationMs) => new RedisRateLimiter(shared, source, max, durationMs, config.worker.prefix),
+      onRequestEnded: (source, status, latencyMs) => metrics.requestEnded(source, status, latencyMs),
+    });
+    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + 4 });
+    opened.runtime = runtime;
     const syncWorker = options.roles.worker ? new SyncWorker(runtime, connect(), queues) : undefined;
     const notifyWorker = options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, connect(), queues, runtime.logger) : undefined;
     const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store, shared, runtime.logger) : undefined;
-    return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler);
+    const ops = options.http ? new OpsServer({ runtime, queues, redis: shared, metrics, dashboardAuth: options.dashboardAuth }) : undefined;
+    return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler, ops);
   }
 
   /** Starts every part; resolves once they are taking work. */
   async start(): Promise<void> {
+    if (this.ops) {
+      this.httpUrl = await this.ops.listen(this.runtime.config.worker.httpPort, this.runtime.config.worker.httpHost);
+      this.runtime.logger.info({ url: this.httpUrl }, 'metrics and health endpoints listening');
+    }
     if (this.scheduler) await this.scheduler.start();
     for (const worker of [this.syncWorker, this.notifyWorker]) {
       if (!worker) continue;
@@ -69,6 +97,7 @@ export class WorkerProcess {
     const drained = (await this.syncWorker?.close()) ?? true;
     if (!drained) this.runtime.logger.warn('drain timed out; unfinished runs resume elsewhere from their checkpoints');
     await this.notifyWorker?.close();
+    await this.ops?.close();
     await this.queues.close();
     await this.runtime.close();
     for (const connection of this.connections) connection.disconnect();

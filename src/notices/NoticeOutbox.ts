@@ -39,6 +39,7 @@ export class NoticeOutbox {
     private readonly webhook: WebhookConfig,
     private readonly logger: Logger,
     private readonly random: () => number = Math.random,
+    private readonly onAttempt?: (result: 'delivered' | 'failed' | 'exhausted') => void,
   ) {}
 
   /** Delivers one notice if it is pending and due; undefined when it is not (or leased elsewhere). */
@@ -70,6 +71,7 @@ export class NoticeOutbox {
         })
         .where(eq(notices.id, id));
     });
+    this.onAttempt?.(state === 'pending' ? 'failed' : state);
     const log = this.logger.child({ noticeId: id, runId: leased.runId, attempt: attempts });
     if (state === 'exhausted') log.error({ error: attempt.error, ageMs }, 'notice exhausted: giving up delivery');
     else if (state === 'pending') log.warn({ error: attempt.error, httpStatus: attempt.httpStatus, retryInMs: delayMs }, 'notice delivery failed; will retry');

@@ -2,19 +2,13 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-/** Paths whose values never reach a log line, wherever they appear. */
-export const REDACTED_PATHS = [
-  'apiKey',
-  '*.apiKey',
-  '*.*.apiKey',
-  'secret',
-  '*.secret',
-  '*.*.secret',
-  'headers.authorization',
-  '*.headers.authorization',
-  'authorization',
-  '*.authorization',
-];
+/**
+ * Paths whose values never reach a log line. pino's redaction has no recursive wildcard, so each
+ * secret field is listed at every depth up to four (a whole config object logged by mistake).
+ */
+const SECRET_FIELDS = ['apiKey', 'secret', 'authorization', 'password'];
+const DEPTHS = ['', '*.', '*.*.', '*.*.*.'];
+export const REDACTED_PATHS = [...SECRET_FIELDS.flatMap((field) => DEPTHS.map((prefix) => `${prefix}${field}`)), 'headers.authorization', '*.headers.authorization'];
 
 export interface LoggerOptions {
   level?: string;

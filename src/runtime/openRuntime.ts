@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { NoticeOutbox } from '../notices/NoticeOutbox.js';
+import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { migrateDatabase, openStorage, type Storage } from '../storage/database.js';
 import { RunStore } from '../storage/RunStore.js';
@@ -14,6 +15,7 @@ export interface Runtime {
   sources: SourceRegistry;
   /** Present when the config has a webhook. */
   outbox: NoticeOutbox | undefined;
+  metrics: FeedsyncMetrics | undefined;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export interface RuntimeOptions {
   migrate?: boolean;
   sources?: SourceRegistry;
   poolSize?: number;
+  metrics?: FeedsyncMetrics;
 }
 
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
@@ -37,7 +40,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     storage,
     store: new RunStore(storage.db),
     sources,
-    outbox: config.webhook ? new NoticeOutbox(storage.db, config.webhook, logger) : undefined,
+    outbox: config.webhook ? new NoticeOutbox(storage.db, config.webhook, logger, Math.random, (result) => options.metrics?.noticeAttempted(result)) : undefined,
+    metrics: options.metrics,
     async close() {
       await sources.close();
       await storage.close();

@@ -19,7 +19,7 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', impor
 const MIGRATION_LOCK = 7_346_112_001;
 
 export function openStorage(databaseUrl: string, options: { max?: number } = {}): Storage {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, application_name: 'feedsync' });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, application_name: 'feedsync', connectionTimeoutMillis: 10_000 });
   // An idle client losing its server (Postgres restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = drizzle(pool, { schema });

@@ -3,13 +3,19 @@ import { LocalRateLimiter, OPEN_GATE, type RequestGate } from '../http/RequestGa
 import { SourceClient } from '../http/SourceClient.js';
 
 /** One keep-alive client and one rate-limit gate per configured source, made on first use. */
+export interface SourceRegistryOptions {
+  /** Makes a source's rate-limit gate; in-process by default, Redis-backed in workers. */
+  makeGate?: (source: string, max: number, durationMs: number) => RequestGate;
+  onRequestEnded?: (source: string, status: string, latencyMs: number) => void;
+}
+
 export class SourceRegistry {
   private readonly clients = new Map<string, SourceClient>();
   private readonly gates = new Map<string, RequestGate>();
 
   constructor(
     private readonly config: Config,
-    private readonly makeGate: (source: string, max: number, durationMs: number) => RequestGate = (_source, max, durationMs) => new LocalRateLimiter(max, durationMs),
+    private readonly options: SourceRegistryOptions = {},
   ) {}
 
   client(name: string): SourceClient {
@@ -17,7 +23,8 @@ export class SourceRegistry {
     if (!client) {
       const source = this.config.sources[name];
       if (!source) throw new Error(`no source named "${name}" in the config`);
-      client = new SourceClient(name, source);
+      const report = this.options.onRequestEnded;
+      client = new SourceClient(name, source, report ? { onRequestEnded: (status, latencyMs) => report(name, status, latencyMs) } : {});
       this.clients.set(name, client);
     }
     return client;
@@ -27,7 +34,8 @@ export class SourceRegistry {
     let gate = this.gates.get(name);
     if (!gate) {
       const limit = this.config.sources[name]?.rateLimit;
-      gate = limit ? this.makeGate(name, limit.max, limit.durationMs) : OPEN_GATE;
+      const makeGate = this.options.makeGate ?? ((_source: string, max: number, durationMs: number) => new LocalRateLimiter(max, durationMs));
+      gate = limit ? makeGate(name, limit.max, limit.durationMs) : OPEN_GATE;
       this.gates.set(name, gate);
     }
     return gate;

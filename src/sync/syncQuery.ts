@@ -16,6 +16,8 @@ export interface SyncProgress {
   runId: string;
   pages: number;
   records: number;
+  /** What the page just stored did to the records table. */
+  pageCounts: RecordCounts;
   /** From the upstream's paging totals, when it gives them. */
   expectedTotal: number | undefined;
 }
@@ -140,7 +142,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
       position = advance.position;
       if (advance.done) stopReason = advance.reason;
       log.debug({ page: pages, records: keys.length, ...pageCounts, bytes: fetched.bytes, latencyMs: Math.round(fetched.latencyMs) }, 'page stored');
-      await options.onPage?.({ runId: run.id, pages, records: counts.new + counts.updated + counts.unchanged, expectedTotal: expectedTotal(fetched.envelope.data) });
+      await options.onPage?.({ runId: run.id, pages, pageCounts, records: counts.new + counts.updated + counts.unchanged, expectedTotal: expectedTotal(fetched.envelope.data) });
     }
   } catch (error) {
     // Another process owns the run now; it records the outcome, not us.

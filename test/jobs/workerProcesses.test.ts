@@ -47,7 +47,7 @@ function config(overrides: { worker?: ConfigInput['worker']; rateLimit?: { max: 
         queries: Array.from({ length: overrides.queries ?? 1 }, (_, i) => ({ q: ['a', 'e', 'i', 'o', 'u', 'r'][i % 6]!, params: { method: 'artist.search' } })),
       },
     ],
-    worker: { prefix: `test-${randomBytes(4).toString('hex')}`, attempts: 3, backoffMs: 100, lockDurationMs: 2000, stalledIntervalMs: 1000, drainTimeoutMs: 5000, ...overrides.worker },
+    worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0, attempts: 3, backoffMs: 100, lockDurationMs: 2000, stalledIntervalMs: 1000, drainTimeoutMs: 5000, ...overrides.worker },
   };
 }
 

@@ -10,7 +10,16 @@ interface ProcessOptions {
 /** Runs until SIGTERM/SIGINT, then drains; a second signal exits at once. */
 async function runUntilSignal(roles: { worker: boolean; scheduler: boolean }, options: ProcessOptions): Promise<void> {
   const config = await loadConfig(options.config);
-  const feedsync = await WorkerProcess.open({ config, redisUrl: requireEnv('REDIS_URL'), databaseUrl: requireEnv('DATABASE_URL'), roles });
+  const { DASHBOARD_USER: user, DASHBOARD_PASSWORD: password } = process.env;
+  const feedsync = await WorkerProcess.open({
+    config,
+    redisUrl: requireEnv('REDIS_URL'),
+    databaseUrl: requireEnv('DATABASE_URL'),
+    roles,
+    // The scheduler alone serves nothing, so it never competes for the worker's port.
+    http: roles.worker,
+    dashboardAuth: user && password ? { user, password } : undefined,
+  });
   await feedsync.start();
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

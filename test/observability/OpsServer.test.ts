@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { parseConfig } from '../../src/config/loadConfig.js';
+import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
+import { redisConnection } from '../../src/jobs/queues.js';
+import { WorkerProcess } from '../../src/jobs/WorkerProcess.js';
+import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';
+import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
+
+let simulator: Simulator;
+let postgres: PostgresServer;
+let feedsync: WorkerProcess;
+let base: string;
+const auth = { user: 'ops', password: 'dash-secret' };
+
+beforeAll(async () => {
+  simulator = await startSimulator({ seed: 9, music: { artists: 400, users: 5, playsPerUser: 50 }, chain: { initialHead: 500, blockIntervalMs: 0 } });
+  postgres = await startPostgresServer();
+  const config = parseConfig(
+    {
+      sources: simulatorSources(simulator),
+      jobs: [{ name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 25 }, queries: [{ q: 'a', params: { method: 'artist.search' } }] }],
+      webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid },
+      worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0, dashboard: true },
+    },
+    'test',
+    {},
+  );
+  feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
+  await feedsync.start();
+  base = feedsync.httpUrl!;
+  const runs = await enqueueRuns(config, feedsync.queues, 'artists');
+  const connection = redisConnection(inject('redisUrl'), 'worker');
+  await waitForRuns(connection, feedsync.queues, runs, 20_000).finally(() => connection.disconnect());
+}, 60_000);
+afterAll(async () => {
+  await feedsync.close();
+  await simulator.close();
+  await postgres.stop();
+});
+
+/** Sums a metric's samples whose labels include all of `labels`. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = new Map<string, string>();
+    for (const label of (match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) found.set(label[1]!, label[2]!);
+    if (Object.entries(labels).every(([key, value]) => found.get(key) === value)) sum += Number(match[3]);
+  }
+  return sum;
+}
+
+describe('the worker HTTP port', () => {
+  it('reports the records counter equal to the rows stored, and pages equal to envelopes', async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const stored = feedsync.runtime.storage.pool;
+    const records = Number((await stored.query<{ n: string }>(`select count(*) as n from records where kind = 'artist'`)).rows[0]!.n);
+    const pages = Number((await stored.query<{ n: string }>('select count(*) as n from envelopes')).rows[0]!.n);
+    expect(records).toBeGreaterThan(25);
+    expect(sample(text, 'feedsync_records_total', { source: 'music', kind: 'artist', outcome: 'new' })).toBe(records);
+    expect(sample(text, 'feedsync_pages_total', { source: 'music' })).toBe(pages);
+    expect(sample(text, 'feedsync_upstream_requests_total', { source: 'music', status: '200' })).toBe(pages);
+    expect(sample(text, 'feedsync_runs_total', { job: 'artists', status: 'succeeded' })).toBe(1);
+    expect(sample(text, 'feedsync_queue_jobs', { queue: 'sync', state: 'completed' })).toBe(1);
+    expect(text).toMatch(/^feedsync_process_resident_memory_bytes \d+/m);
+  });
+
+  it('answers /healthz while the process runs', async () => {
+    const response = await fetch(`${base}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ok', pid: process.pid });
+  });
+
+  it('refuses the dashboard without its credentials and serves it with them', async () => {
+    expect((await fetch(`${base}/admin/queues`)).status).toBe(401);
+    const wrong = Buffer.from('ops:nope').toString('base64');
+    expect((await fetch(`${base}/admin/queues`, { headers: { authorization: `Basic ${wrong}` } })).status).toBe(401);
+    const right = Buffer.from(`${auth.user}:${auth.password}`).toString('base64');
+    const page = await fetch(`${base}/admin/queues/api/queues`, { headers: { authorization: `Basic ${right}` } });
+    expect(page.status).toBe(200);
+    const { queues } = (await page.json()) as { queues: { name: string }[] };
+    expect(queues.map((q) => q.name).sort()).toEqual(['notify', 'sync']);
+  });
+
+  it('is ready with Redis, Postgres and migrations, and not ready once Postgres stops', async () => {
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { redis: { ok: true }, postgres: { ok: true }, migrations: { ok: true } } });
+    await postgres.stop();
+    const down = await fetch(`${base}/readyz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ status: 'unavailable', checks: { redis: { ok: true }, postgres: { ok: false } } });
+  });
+});
