@@ -11,6 +11,8 @@ export interface PostgresServer {
   url: string;
   port: number;
   dataDir: string;
+  /** Stops the server (fast shutdown, clients disconnected) and starts it again on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -93,6 +95,10 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`,
     port,
     dataDir,
+    async restart() {
+      await asClusterOwner(bindir, 'pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+      await asClusterOwner(bindir, 'pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', logFile, '-w', '-t', '60', 'start']);
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

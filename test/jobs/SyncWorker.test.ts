@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
@@ -30,7 +31,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-function configWith(webhook: Partial<ConfigInput['webhook']> = {}): Config {
+function configWith(webhook: Partial<ConfigInput['webhook']> = {}, worker: ConfigInput['worker'] = {}): Config {
   return parseConfig(
     {
       sources: simulatorSources(simulator),
@@ -39,7 +40,7 @@ function configWith(webhook: Partial<ConfigInput['webhook']> = {}): Config {
         { name: 'bad-method', source: 'music', records: { path: 'x', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.nope' } }] },
       ],
       webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid, secret, retryScheduleMs: [200], ...webhook },
-      worker: { prefix: `test-${randomBytes(4).toString('hex')}`, attempts: 2, backoffMs: 100 },
+      worker: { prefix: `test-${randomBytes(4).toString('hex')}`, attempts: 2, backoffMs: 100, ...worker },
     },
     'test',
     {},
@@ -121,5 +122,19 @@ describe('SyncWorker', () => {
     expect(rows[0]!.http_statuses.at(-1)).toBe(200);
     expect(received.map((request) => request.headers['webhook-id'])).toEqual([rows[0]!.id]);
     expect(await runRow(run.runId)).toMatchObject({ status: 'succeeded', attempt: 1 });
+  });
+
+  it('trims completed jobs and caps the event stream, so Redis memory stays bounded', async () => {
+    const config = configWith({}, { keepCompleted: { ageS: 3600, count: 2 }, eventsMaxLen: 10 });
+    const process = await start(config);
+    const runs = [];
+    for (let i = 0; i < 6; i++) runs.push(...(await enqueueRuns(config, process.queues, 'artists')));
+    const connection = redisConnection(inject('redisUrl'), 'worker');
+    await waitForRuns(connection, process.queues, runs, 20_000).finally(() => connection.disconnect());
+    expect(await process.queues.sync.getJobCountByTypes('completed')).toBe(2);
+    const redis = new Redis(inject('redisUrl'));
+    const events = await redis.xlen(`${config.worker.prefix}:sync:events`);
+    redis.disconnect();
+    expect(events).toBeLessThan(6 * 4);
   });
 });

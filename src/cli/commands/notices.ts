@@ -25,9 +25,10 @@ async function withOutbox<T>(configFile: string, use: (outbox: NoticeOutbox, con
 }
 
 export function registerNoticesCommand(program: Command): void {
-  const notices = program
-    .command('notices')
-    .description('completion notices and their delivery state')
+  const notices = program.command('notices').description('completion notices and their delivery state (list, redeliver)');
+  notices
+    .command('list', { isDefault: true })
+    .description('notices, newest first, with their delivery state')
     .option('--json', 'print JSON instead of a table')
     .option('--limit <n>', 'how many, newest first', nonNegativeInteger('--limit'), 50)
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)

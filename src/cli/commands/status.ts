@@ -27,14 +27,25 @@ export function registerStatusCommand(program: Command): void {
       const connection = redisConnection(requireEnv('REDIS_URL'), 'worker');
       const queues = openQueues(connection, config.worker);
       try {
-        const [runs, sync, notify] = await Promise.all([
+        const [runs, sync, notify, activeJobs] = await Promise.all([
           recentRuns(storage.db, options.limit),
           queues.sync.getJobCounts(...QUEUE_STATES),
           queues.notify.getJobCounts(...QUEUE_STATES),
+          queues.sync.getActive(),
         ]);
+        const active = activeJobs.map((job) => ({ runKey: job.data.runKey, job: job.data.job, queryIndex: job.data.queryIndex, attempt: job.attemptsMade + 1, progress: job.progress }));
         if (options.json || !process.stdout.isTTY) {
-          process.stdout.write(`${JSON.stringify({ runs, queues: { sync, notify } })}\n`);
+          process.stdout.write(`${JSON.stringify({ active, runs, queues: { sync, notify } })}\n`);
           return;
+        }
+        if (active.length > 0) {
+          const shown = (progress: unknown, field: string) => (typeof progress === 'object' && progress !== null ? (progress as Record<string, unknown>)[field] : undefined) as number | undefined;
+          process.stdout.write(
+            formatTable(
+              ['active run', 'job', 'query', 'attempt', 'pages', 'records', 'expected'],
+              active.map((run) => [run.runKey, run.job, run.queryIndex, run.attempt, shown(run.progress, 'pages'), shown(run.progress, 'records'), shown(run.progress, 'expectedTotal')]),
+            ) + '\n',
+          );
         }
         process.stdout.write(
           formatTable(

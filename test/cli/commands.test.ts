@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { parseConfig } from '../../src/config/loadConfig.js';
+import type { ConfigInput } from '../../src/config/schema.js';
+import { WorkerProcess } from '../../src/jobs/WorkerProcess.js';
+import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
+import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+let simulator: Simulator;
+let database: TestDatabase;
+let worker: WorkerProcess;
+let configFile: string;
+let tree: ConfigInput;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ seed: 12, music: { artists: 300, users: 3, playsPerUser: 30 }, chain: { initialHead: 200, blockIntervalMs: 0 } });
+  database = await createTestDatabase();
+  tree = {
+    sources: simulatorSources(simulator),
+    jobs: [
+      { name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.search' } }] },
+      { name: 'broken', source: 'music', records: { path: 'x', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.nope' } }] },
+    ],
+    webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid },
+    worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0, attempts: 1 },
+  };
+  configFile = await writeConfig(tree);
+  worker = await WorkerProcess.open({ config: parseConfig(tree, 'test', {}), redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+  await worker.start();
+}, 60_000);
+afterAll(async () => {
+  await worker.close();
+  await simulator.close();
+  await database.drop();
+});
+
+async function feedsync(...args: string[]) {
+  const process = startFeedsync([...args, ...(args[0] === 'config' ? [] : ['--config', configFile])], { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+  const { code } = await process.exited;
+  return { code, output: process.output() };
+}
+
+describe('feedsync commands', () => {
+  it('config check lists every problem with its path and exits non-zero', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feedsync-cli-'));
+    const file = join(dir, 'bad.yaml');
+    await writeFile(file, 'sources: {}\njobs:\n  - name: x\n    source: nope\n    schedule: { cron: "61 * * * *" }\n    queries: []\nwebhook: { baseUrl: "ftp://x", uuid: "123" }\n');
+    const { code, output } = await feedsync('config', 'check', file);
+    expect(code).toBe(1);
+    for (const expected of ['jobs[0].source: "nope" is not a configured source', 'jobs[0].schedule.cron: "61 * * * *" is not a valid cron expression', 'jobs[0].queries: needs at least one query', 'webhook.uuid: must be a UUID', 'webhook.baseUrl: must be an http(s) URL']) {
+      expect(output).toContain(expected);
+    }
+  });
+
+  it('config check accepts a valid file', async () => {
+    const { code, output } = await feedsync('config', 'check', configFile);
+    expect(code, output).toBe(0);
+    expect(output).toContain('ok (2 sources, 2 jobs, 2 queries)');
+  });
+
+  it('run syncs a job in-process and prints its summary', async () => {
+    const { code, output } = await feedsync('run', 'artists');
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/artists run [0-9a-f-]{36}: succeeded \(short_page\); \d+ pages, \d+ new/);
+  });
+
+  it('run exits non-zero and names the upstream error when the run fails', async () => {
+    const { code, output } = await feedsync('run', 'broken');
+    expect(code).toBe(1);
+    expect(output).toMatch(/failed: music: request rejected \(HTTP 400\)/);
+  });
+
+  it('enqueue --wait prints the run id, waits for a worker to finish it, and exits 0', async () => {
+    const { code, output } = await feedsync('enqueue', 'artists', '--wait');
+    expect(code, output).toBe(0);
+    const runId = output.split('\n')[0]!;
+    expect(output).toContain(`${runId}: succeeded;`);
+    const { rows } = await database.pool.query<{ status: string }>('select status from sync_runs where id = $1', [runId]);
+    expect(rows[0]?.status).toBe('succeeded');
+  });
+
+  it('enqueue --wait exits non-zero when the run fails', async () => {
+    const { code, output } = await feedsync('enqueue', 'broken', '--wait');
+    expect(code).toBe(1);
+    expect(output).toMatch(/failed: music: request rejected/);
+  });
+
+  it('status --json reports recent runs with their notice state and the queue counts', async () => {
+    const { code, output } = await feedsync('status', '--json');
+    expect(code, output).toBe(0);
+    const status = JSON.parse(output) as { runs: { job: string; status: string; notice: string | null }[]; queues: { sync: Record<string, number> } };
+    expect(status.runs.some((run) => run.job === 'artists' && run.status === 'succeeded')).toBe(true);
+    expect(status.queues.sync).toHaveProperty('waiting');
+    expect(status.queues.sync.completed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('notices lists notices and redeliver sends one again with the same webhook-id', async () => {
+    const { rows } = await database.pool.query<{ id: string }>(`select id from notices where type = 'sync.succeeded' order by created_at limit 1`);
+    const id = rows[0]!.id;
+    await waitFor('the first delivery', () => simulator.requests(simulator.webhookUuid).some((r) => r.headers['webhook-id'] === id));
+    const listed = await feedsync('notices', '--json');
+    expect((JSON.parse(listed.output) as { id: string; state: string }[]).find((n) => n.id === id)?.state).toBe('delivered');
+    const redelivered = await feedsync('notices', 'redeliver', id);
+    expect(redelivered.code, redelivered.output).toBe(0);
+    await waitFor('the second delivery', () => simulator.requests(simulator.webhookUuid).filter((r) => r.headers['webhook-id'] === id).length === 2);
+  });
+});
