@@ -63,7 +63,7 @@ export function firstJsonLine<T>(child: ChildProcess, what: string): Promise<T> 
       try {
         resolve(JSON.parse(line) as T);
       } catch (error) {
-        reject(error as Error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
   });
