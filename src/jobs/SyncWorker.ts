@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import { UpstreamError } from '../http/UpstreamError.js';
 import { noticeIdFor } from '../notices/completionNotice.js';
+import { WindowStuckError } from '../paging/Paginator.js';
 import type { Runtime } from '../runtime/openRuntime.js';
 import { RunTakenOverError } from '../storage/RunStore.js';
 import { SyncInterruptedError, syncQuery, type RunSummary } from '../sync/syncQuery.js';
@@ -23,8 +24,9 @@ const OVERLAP_RECHECK_MS = 5_000;
 export function isRetryable(error: Error): boolean {
   if (error instanceof UpstreamError) return error.retryable;
   if (error instanceof RunTakenOverError) return true;
-  // Storage and network faults outside the upstream (Postgres restarting) are worth retrying.
-  return !['WindowStuckError', 'ConfigError'].includes(error.name);
+  if (error instanceof WindowStuckError) return false;
+  // Storage faults (Postgres restarting) are worth retrying.
+  return true;
 }
 
 /**
