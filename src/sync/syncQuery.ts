@@ -1,7 +1,7 @@
 import type { ResolvedQuery } from '../config/resolveQuery.js';
 import { fetchWithRetries } from '../http/fetchWithRetries.js';
 import type { RequestGate } from '../http/RequestGate.js';
-import type { SourceClient } from '../http/SourceClient.js';
+import type { FetchedPage, SourceClient } from '../http/SourceClient.js';
 import { UpstreamError } from '../http/UpstreamError.js';
 import { completionNotice } from '../notices/completionNotice.js';
 import type { Logger } from '../observability/logger.js';
@@ -97,17 +97,25 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   let stopReason: StopReason | undefined;
   if (pages > 0) log.info({ page: pages }, 'resuming after the last stored page');
 
+  // Aborts a prefetch still in flight when the run ends early.
+  const ended = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, ended.signal]) : ended.signal;
+  const fetchAt = (at: PagePosition, page: number) =>
+    fetchWithRetries(options.client, paginator.requestParams(base, at), query.source.retry, options.gate, {
+      signal,
+      onRetry: (error, retry, delayMs) => {
+        log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
+        options.onRetry?.(error, retry, delayMs);
+      },
+      onRateLimitWait: options.onRateLimitWait,
+    });
+  let prefetched: Promise<FetchedPage> | undefined;
+
   try {
     while (stopReason === undefined) {
       if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${pages}; the run resumes from there`);
-      const fetched = await fetchWithRetries(options.client, paginator.requestParams(base, position), query.source.retry, options.gate, {
-        signal: options.signal,
-        onRetry: (error, retry, delayMs) => {
-          log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page: pages + 1 }, 'retrying request');
-          options.onRetry?.(error, retry, delayMs);
-        },
-        onRateLimitWait: options.onRateLimitWait,
-      });
+      const fetched = await (prefetched ?? fetchAt(position, pages + 1));
+      prefetched = undefined;
       const selected = selectRecords(fetched.envelope.data, query.records, query.q, query.sourceName);
       const advance = paginator.advance(position, { data: fetched.envelope.data, items: selected.items, keys: selected.keys, contentHash: fetched.contentHash });
       let { items, keys } = selected;
@@ -117,6 +125,11 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
         keys = keys.filter((_, index) => fresh[index]);
       }
       if (query.incremental) cursorValue = highestValue(cursorValue, items, query.incremental.field);
+      // The next page downloads while this one is stored, so the upstream and Postgres work at once.
+      if (!advance.done) {
+        prefetched = fetchAt(advance.position, pages + 2);
+        prefetched.catch(() => undefined);
+      }
       const pageCounts = await store.storePage(
         run.id,
         pages,
@@ -147,12 +160,19 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   } catch (error) {
     // Another process owns the run now; it records the outcome, not us.
     if (error instanceof RunTakenOverError) throw error;
-    const failure = error instanceof Error ? error : new Error(String(error));
+    const failure =
+      options.signal?.aborted && !(error instanceof SyncInterruptedError)
+        ? new SyncInterruptedError(`interrupted after page ${pages}; the run resumes from there`, { cause: error })
+        : error instanceof Error
+          ? error
+          : new Error(String(error));
     const final = !(failure instanceof SyncInterruptedError) && (options.isFinalAttempt?.(failure) ?? true);
     const kind = failure instanceof UpstreamError ? failure.kind : failure.name;
     await store.finish(run.id, { status: 'failed', errorKind: kind, error: failure.message }, (finished) => (final && options.notify ? completionNotice(finished) : undefined));
     log.error({ err: { kind, message: failure.message }, pages, ...counts, final }, 'run failed');
     return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
+  } finally {
+    ended.abort();
   }
   const cursor = query.incremental && cursorValue !== null ? { field: query.incremental.field, value: cursorValue } : undefined;
   await store.finish(run.id, { status: 'succeeded', stopReason, cursor }, (finished) => (options.notify ? completionNotice(finished) : undefined));
