@@ -1,8 +1,11 @@
 import cron from 'node-cron';
 import { z } from 'zod';
 
-const positiveInt = z.number().int().positive();
-const nonNegativeInt = z.number().int().nonnegative();
+/** Numbers may come from `${ENV}` references, which are text: "25" reads as 25. */
+const fromText = (value: unknown) => (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value);
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.preprocess(fromText, z.number().int().min(min).max(max));
+const positiveInt = integer(1);
+const nonNegativeInt = integer(0);
 
 /** A dot path into a JSON object, e.g. `results.trackmatches.track`. */
 const dotPath = z.string().regex(/^[A-Za-z0-9_@$-]+(\.[A-Za-z0-9_@$-]+)*$/, 'must be a dot path such as "results.artistmatches.artist"');
@@ -11,7 +14,7 @@ const keyPart = z.union([dotPath, z.literal('$query')]);
 
 export const retryPolicySchema = z.strictObject({
   /** Attempts per request, the first included. */
-  attempts: positiveInt.max(20).default(5),
+  attempts: integer(1, 20).default(5),
   /** First backoff ceiling; each retry doubles it (full jitter picks 0..ceiling). */
   baseDelayMs: nonNegativeInt.default(500),
   maxDelayMs: nonNegativeInt.default(30_000),
@@ -37,7 +40,7 @@ export const windowSchema = z.strictObject({
 export const pagingSchema = z.strictObject({
   style: z.enum(['page', 'offset', 'cursor']).default('page'),
   /** Items per page, sent as `limitParam`. */
-  limit: positiveInt.max(10_000).default(50),
+  limit: integer(1, 10_000).default(50),
   limitParam: z.string().min(1).default('limit'),
   pageParam: z.string().min(1).default('page'),
   firstPage: nonNegativeInt.default(1),
@@ -84,8 +87,19 @@ export const sourceSchema = z.strictObject({
   errors: envelopeErrorsSchema.prefault({}),
 });
 
-const pagingOverrideSchema = pagingSchema.partial();
-const recordOverrideSchema = recordSelectorSchema.partial();
+/**
+ * An override of a source's or job's settings: every field optional and without its default, so
+ * that what it leaves out keeps the value of the level below (zod's `.partial()` keeps defaults).
+ */
+function overrideOf<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
+  const fields = Object.fromEntries(
+    Object.entries(schema.shape).map(([name, field]) => [name, (field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : (field as z.ZodType)).optional()]),
+  );
+  return z.strictObject(fields) as unknown as z.ZodType<Partial<z.output<z.ZodObject<Shape>>>, Partial<z.input<z.ZodObject<Shape>>>>;
+}
+
+const pagingOverrideSchema = overrideOf(pagingSchema);
+const recordOverrideSchema = overrideOf(recordSelectorSchema);
 
 /** Incremental reads: the next run starts at the highest `field` stored, minus `overlap`. */
 export const incrementalSchema = z.strictObject({
@@ -135,7 +149,7 @@ export const workerSchema = z.strictObject({
   /** Approximate cap of each queue's event stream. */
   eventsMaxLen: positiveInt.default(10_000),
   /** Port of /metrics, /healthz, /readyz (0: any free port). */
-  httpPort: nonNegativeInt.max(65_535).default(9464),
+  httpPort: integer(0, 65_535).default(9464),
   httpHost: z.string().default('127.0.0.1'),
   /** Serve the bull-board dashboard at /admin/queues (basic auth from DASHBOARD_USER / DASHBOARD_PASSWORD). */
   dashboard: z.boolean().default(false),
@@ -185,16 +199,31 @@ export const configSchema = z
       }
       if (names.has(job.name)) ctx.addIssue({ code: 'custom', path: ['jobs', index, 'name'], message: `"${job.name}" is used by another job` });
       names.add(job.name);
+      const source = config.sources[job.source];
       job.queries.forEach((query, queryIndex) => {
+        const at = ['jobs', index, 'queries', queryIndex];
+        if (source) {
+          const paging = { ...source.paging, ...job.paging, ...query.paging };
+          for (const message of pagingProblems(paging)) ctx.addIssue({ code: 'custom', path: [...at, 'paging'], message });
+        }
         const records = { ...job.records, ...query.records };
         for (const field of ['path', 'kind'] as const) {
           if (records[field] === undefined) {
-            ctx.addIssue({ code: 'custom', path: ['jobs', index, 'queries', queryIndex, 'records', field], message: `is required (set it on the query or on the job)` });
+            ctx.addIssue({ code: 'custom', path: [...at, 'records', field], message: `is required (set it on the query or on the job)` });
           }
         }
       });
     });
   });
+
+/** Combinations of paging settings that would fail or stop early at run time. */
+function pagingProblems(paging: z.output<typeof pagingSchema>): string[] {
+  const problems: string[] = [];
+  if (paging.style === 'cursor' && !paging.cursorPath) problems.push('style "cursor" needs cursorPath (where the next cursor sits in data)');
+  if (paging.window && paging.style === 'cursor') problems.push('a result window slides page or offset paging, not cursor paging');
+  if (paging.window && paging.limit > paging.window.maxResults) problems.push(`limit ${paging.limit} exceeds window.maxResults ${paging.window.maxResults}`);
+  return problems;
+}
 
 function isTimeZone(zone: string): boolean {
   try {

@@ -12,8 +12,10 @@ export type UpstreamErrorKind =
   | 'rejected'
   | 'redirect'
   | 'too_large'
-  /** The body is not JSON, not the envelope, or items are not where the config says. */
-  | 'malformed';
+  /** The body is not JSON or not the envelope (often truncated or garbled in transit). */
+  | 'malformed'
+  /** A well-formed envelope whose records are not where the config says: retrying cannot help. */
+  | 'unexpected_shape';
 
 const RETRYABLE: ReadonlySet<UpstreamErrorKind> = new Set(['network', 'timeout', 'rate_limited', 'temporary', 'malformed']);
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/ConfigError.js';
 import { loadConfig, parseConfig } from '../../src/config/loadConfig.js';
+import { resolveQuery } from '../../src/config/resolveQuery.js';
 
 interface Tree {
   sources: { music: Record<string, unknown> };
@@ -79,6 +80,41 @@ describe('parseConfig', () => {
     delete tree.jobs[0]!.records;
     const problems = problemsOf(() => parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }));
     expect(problems).toContain('jobs[0].queries[0].records.path: is required (set it on the query or on the job)');
+  });
+
+  it('keeps source paging settings that a job override leaves out', () => {
+    const tree = validTree();
+    tree.sources.music.paging = { style: 'offset', limit: 1000 };
+    tree.jobs[0]!.paging = { maxPages: 5 };
+    const config = parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' });
+    expect(resolveQuery(config, config.jobs[0]!, 0).paging).toMatchObject({ style: 'offset', limit: 1000, maxPages: 5 });
+  });
+
+  it('keeps the job record key when a query overrides only the path', () => {
+    const tree = validTree();
+    tree.jobs[0]!.records = { path: 'x', key: 'hash', kind: 'artist' };
+    tree.jobs[0]!.queries = [{ q: 'a', records: { path: 'y' } }];
+    const config = parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' });
+    expect(resolveQuery(config, config.jobs[0]!, 0).records).toEqual({ path: 'y', key: 'hash', kind: 'artist' });
+  });
+
+  it('reads numbers given as ${ENV} text', () => {
+    const tree = validTree();
+    tree.sources.music.timeoutMs = '${TIMEOUT_MS}';
+    expect(parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k', TIMEOUT_MS: '2500' }).sources.music?.timeoutMs).toBe(2500);
+  });
+
+  it('rejects paging that would stop early or fail at run time, on the query it affects', () => {
+    const tree = validTree();
+    tree.sources.music.paging = { style: 'cursor', limit: 2000, window: { maxResults: 1000, param: 'startblock', field: 'blockNumber' } };
+    const problems = problemsOf(() => parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'jobs[0].queries[0].paging: style "cursor" needs cursorPath (where the next cursor sits in data)',
+        'jobs[0].queries[0].paging: a result window slides page or offset paging, not cursor paging',
+        'jobs[0].queries[0].paging: limit 2000 exceeds window.maxResults 1000',
+      ]),
+    );
   });
 
   it('rejects unknown keys, which are usually typos', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { recordSelectorSchema } from '../../src/config/schema.js';
-import { UpstreamError } from '../../src/http/UpstreamError.js';
 import { selectRecords } from '../../src/paging/selectRecords.js';
 
 const selector = (path: string, key: string | string[] = 'id') => recordSelectorSchema.parse({ path, key, kind: 'artist' });
@@ -29,7 +28,7 @@ describe('selectRecords', () => {
 
   it('rejects a record without a key, naming its index', () => {
     const run = () => selectRecords({ items: [{ id: 'x' }, { name: 'no id' }] }, selector('items'), undefined, 'music');
-    expect(run).toThrow(UpstreamError);
+    expect(run).toThrow(expect.objectContaining({ kind: 'unexpected_shape', retryable: false }) as Error);
     expect(run).toThrow(/record 1 at data.items has no key at "id"/);
   });
 });
