@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { ConfigError, formatPath, type ConfigProblem } from './ConfigError.js';
 import { interpolateEnv } from './interpolateEnv.js';
@@ -28,7 +29,12 @@ export function parseConfig(tree: unknown, file: string, env: NodeJS.ProcessEnv 
 async function readTree(path: string): Promise<unknown> {
   const extension = extname(path);
   if (['.ts', '.mts', '.js', '.mjs'].includes(extension)) {
-    const module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    const url = pathToFileURL(path).href;
+    // Node 20 cannot import TypeScript itself; tsx compiles the module on the fly.
+    const module = (extension.endsWith('ts') ? await tsImport(url, import.meta.url) : await import(url)) as { default?: unknown };
+    // A .ts file outside an ESM package loads as CommonJS, whose exports sit one level deeper.
+    const inner = module.default as { default?: unknown } | undefined;
+    if (inner !== null && typeof inner === 'object' && 'default' in inner && Object.keys(inner).length === 1) return inner.default;
     if (module.default === undefined) throw new ConfigError(path, [{ path: '', message: 'the module has no default export (use `export default defineConfig({...})`)' }]);
     return module.default;
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Permit, RequestGate } from './RequestGate.js';
 
@@ -42,8 +43,6 @@ type LimiterRedis = Redis & {
 /** How long a slot is held if its process dies before releasing it. */
 const LEASE_MS = 60_000;
 
-let sequence = 0;
-
 /**
  * A source's request rate limit shared by every worker process through Redis: at most `max`
  * requests in any `durationMs`, counted from when each response ended. BullMQ's own limiter
@@ -70,7 +69,8 @@ export class RedisRateLimiter implements RequestGate {
 
   async acquire(): Promise<Permit> {
     const started = Date.now();
-    const member = `${process.pid}-${started}-${sequence++}`;
+    // Unique across machines: containers often all run as pid 1.
+    const member = randomUUID();
     for (;;) {
       const waitMs = await this.redis.feedsyncAcquire(this.key, this.max, this.durationMs, member, LEASE_MS);
       if (waitMs === 0) break;

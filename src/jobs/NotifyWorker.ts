@@ -6,6 +6,7 @@ import { NOTIFY_QUEUE, queueNotice, type NotifyJobData, type Queues } from './qu
 
 /** How often the outbox is swept for notices whose queue job was lost (crash between commit and enqueue). */
 const SWEEP_INTERVAL_MS = 30_000;
+const OUTBOX_RETRY_MS = 5_000;
 
 /**
  * Delivers completion notices from the outbox, one job per notice. A failed attempt re-delays the
@@ -54,10 +55,17 @@ export class NotifyWorker {
   }
 
   private async process(job: Job<NotifyJobData>, token: string | undefined): Promise<string> {
-    const result = await this.outbox.deliver(job.data.noticeId);
-    if (result && result.state !== 'pending') return result.state;
-    const waitMs = await this.outbox.nextDueInMs(job.data.noticeId);
-    if (waitMs === undefined) return 'not pending';
+    let waitMs: number | undefined;
+    try {
+      const result = await this.outbox.deliver(job.data.noticeId);
+      if (result && result.state !== 'pending') return result.state;
+      waitMs = await this.outbox.nextDueInMs(job.data.noticeId);
+      if (waitMs === undefined) return 'not pending';
+    } catch (error) {
+      // The outbox is unreachable (Postgres restarting): keep the job and look again shortly.
+      this.logger.warn({ noticeId: job.data.noticeId, err: { message: (error as Error).message } }, 'notice delivery deferred: outbox unreachable');
+      waitMs = OUTBOX_RETRY_MS;
+    }
     await job.moveToDelayed(Date.now() + waitMs, token);
     throw new DelayedError();
   }

@@ -2,6 +2,9 @@ import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config/schema.js';
 
+/** A command-line producer gives up after this many failed connection attempts, half a second apart. */
+const PRODUCER_CONNECT_ATTEMPTS = 6;
+
 export const SYNC_QUEUE = 'sync';
 export const NOTIFY_QUEUE = 'notify';
 
@@ -25,7 +28,12 @@ export interface NotifyJobData {
  * (CLI, scheduler) fail fast when Redis is down rather than queue commands in memory.
  */
 export function redisConnection(url: string, role: 'worker' | 'producer'): Redis {
-  const redis = new Redis(url, role === 'worker' ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 3, enableOfflineQueue: false });
+  const redis = new Redis(
+    url,
+    role === 'worker'
+      ? { maxRetriesPerRequest: null }
+      : { maxRetriesPerRequest: 3, connectTimeout: 5_000, retryStrategy: (attempt: number) => (attempt > PRODUCER_CONNECT_ATTEMPTS ? null : 500) },
+  );
   // ioredis reconnects by itself; without a listener an 'error' event would crash the process.
   redis.on('error', () => undefined);
   return redis;
@@ -40,9 +48,11 @@ export function syncJobOptions(worker: WorkerConfig): JobsOptions {
   };
 }
 
-export function notifyJobOptions(worker: WorkerConfig): JobsOptions {
-  // Delivery retries follow the outbox's own schedule (delayed re-runs), not BullMQ attempts.
-  return { attempts: 1, removeOnComplete: true, removeOnFail: { age: worker.keepFailed.ageS, count: worker.keepFailed.count } };
+export function notifyJobOptions(): JobsOptions {
+  // Delivery retries follow the outbox's own schedule (delayed re-runs), not BullMQ attempts. A
+  // finished job is removed so that the notice id can be queued again (redeliver, sweeper); the
+  // outbox row keeps every attempt.
+  return { attempts: 1, removeOnComplete: true, removeOnFail: true };
 }
 
 export interface Queues {
@@ -57,7 +67,7 @@ export function openQueues(connection: ConnectionOptions, worker: WorkerConfig):
   const streams = { events: { maxLen: worker.eventsMaxLen } };
   const prefix = worker.prefix;
   const sync = new Queue<SyncJobData>(SYNC_QUEUE, { connection, prefix, streams, defaultJobOptions: syncJobOptions(worker) });
-  const notify = new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection, prefix, streams, defaultJobOptions: notifyJobOptions(worker) });
+  const notify = new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection, prefix, streams, defaultJobOptions: notifyJobOptions() });
   sync.on('error', () => undefined);
   notify.on('error', () => undefined);
   return {

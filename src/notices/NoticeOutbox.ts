@@ -27,6 +27,7 @@ export interface DeliveryResult {
 
 /** How long a sender holds a notice before another may try it: longer than any attempt. */
 const LEASE_MARGIN_MS = 10_000;
+const MIN_RETRY_AFTER_MS = 1_000;
 
 /**
  * The outbox of completion notices. Delivery leases a due notice, posts it, records the
@@ -54,7 +55,8 @@ export class NoticeOutbox {
     const attempt = await postNotice(this.webhook, leased.id, leased.body);
     const attempts = leased.attempts + 1;
     const ageMs = Date.now() - leased.createdAt.getTime();
-    const delayMs = attempt.retryAfterMs ?? this.scheduledDelay(attempts);
+    // A receiver's Retry-After is honoured within bounds: never a tight loop, never past the give-up age.
+    const delayMs = attempt.retryAfterMs === undefined ? this.scheduledDelay(attempts) : Math.min(Math.max(attempt.retryAfterMs, MIN_RETRY_AFTER_MS), this.webhook.giveUpAfterMs);
     let state: NoticeState = 'pending';
     if (attempt.delivered) state = 'delivered';
     else if (attempt.gone || ageMs + delayMs > this.webhook.giveUpAfterMs) state = 'exhausted';

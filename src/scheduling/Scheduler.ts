@@ -7,6 +7,8 @@ import type { RunStore } from '../storage/RunStore.js';
 import { tickRunKey } from './runKeys.js';
 
 
+const MISSED_TICK_TOLERANCE_MS = 60_000;
+
 export interface TickResult {
   queued: number;
   skipped: number;
@@ -37,7 +39,12 @@ export class Scheduler {
     await this.publishSchedules();
     for (const job of this.config.jobs) {
       if (!job.schedule) continue;
-      const task = cron.schedule(job.schedule.cron, (context) => this.tick(job, context.date), { timezone: job.schedule.timezone, name: `feedsync-${job.name}` });
+      const task = cron.schedule(job.schedule.cron, (context) => this.tick(job, context.date), {
+        timezone: job.schedule.timezone,
+        name: `feedsync-${job.name}`,
+        // Run keys make a late tick harmless, so a tick delayed by a busy event loop still fires.
+        missedExecutionTolerance: MISSED_TICK_TOLERANCE_MS,
+      });
       this.tasks.push(task);
     }
     this.logger.info({ schedules: this.tasks.length }, 'scheduler started');

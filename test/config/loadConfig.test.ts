@@ -132,6 +132,15 @@ describe('loadConfig', () => {
     await expect(loadConfig(file, {})).rejects.toThrow(/line \d+:\d+/);
   });
 
+  it('reads a TypeScript module with a typed default export', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feedsync-config-'));
+    const file = join(dir, 'feedsync.config.ts');
+    const tree = JSON.stringify(validTree());
+    await writeFile(file, `type Tree = Record<string, unknown>;\nconst config: Tree = ${tree};\nexport default config satisfies Tree;\n`);
+    const config = await loadConfig(file, { MUSIC_API_KEY: 'k-ts' });
+    expect(config.sources.music?.apiKey).toBe('k-ts');
+  });
+
   it('names a missing file', async () => {
     await expect(loadConfig('/nonexistent/feedsync.yaml', {})).rejects.toThrow(/file not found/);
   });

@@ -7,6 +7,7 @@ import { nonNegativeInteger, requireEnv } from '../options.js';
 interface EnqueueOptions {
   query?: number;
   wait?: boolean;
+  timeout?: number;
   config: string;
 }
 
@@ -17,16 +18,21 @@ export function registerEnqueueCommand(program: Command): void {
     .argument('<job>', 'job name from the config')
     .option('--query <n>', 'queue only the query with this index (from 0)', nonNegativeInteger('--query'))
     .option('--wait', 'wait for the runs to end; exit non-zero if one failed')
+    .option('--timeout <seconds>', 'with --wait: give up waiting after this long (exit non-zero)', nonNegativeInteger('--timeout'))
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (job: string, options: EnqueueOptions) => {
       const config = await loadConfig(options.config);
-      const connection = redisConnection(requireEnv('REDIS_URL'), 'worker');
+      const redisUrl = requireEnv('REDIS_URL');
+      // Fails fast when Redis is down, rather than queueing commands in memory.
+      const connection = redisConnection(redisUrl, 'producer');
       const queues = openQueues(connection, config.worker);
       try {
         const runs = await enqueueRuns(config, queues, job, options.query);
         for (const run of runs) process.stdout.write(`${run.runId}\n`);
         if (!options.wait) return;
-        for (const end of await waitForRuns(connection, queues, runs)) {
+        const events = redisConnection(redisUrl, 'worker');
+        const ends = await waitForRuns(events, queues, runs, options.timeout === undefined ? undefined : options.timeout * 1000).finally(() => events.disconnect());
+        for (const end of ends) {
           if (end.ok) {
             const { records } = end.result;
             process.stdout.write(`${end.result.runId}: ${end.result.status}; ${end.result.pages} pages, ${records.new} new, ${records.updated} updated, ${records.unchanged} unchanged\n`);

@@ -55,7 +55,7 @@ export function registerNoticesCommand(program: Command): void {
     .action((id: string, options: { config: string }) =>
       withOutbox(options.config, async (outbox, config) => {
         if (!(await outbox.redeliver(id))) throw new Error(`no notice with id ${id}`);
-        const connection = redisConnection(requireEnv('REDIS_URL'), 'worker');
+        const connection = redisConnection(requireEnv('REDIS_URL'), 'producer');
         const queues = openQueues(connection, config.worker);
         try {
           await queueNotice(queues, id);

@@ -24,7 +24,7 @@ export function registerStatusCommand(program: Command): void {
     .action(async (options: StatusOptions) => {
       const config = await loadConfig(options.config);
       const storage = openStorage(requireEnv('DATABASE_URL'), { max: 2 });
-      const connection = redisConnection(requireEnv('REDIS_URL'), 'worker');
+      const connection = redisConnection(requireEnv('REDIS_URL'), 'producer');
       const queues = openQueues(connection, config.worker);
       try {
         const [runs, sync, notify, activeJobs] = await Promise.all([
