@@ -5,6 +5,14 @@ import { envelopeError, excerptOf, parseEnvelope, type Envelope } from './envelo
 import { parseRetryAfter } from './retryAfter.js';
 import { UpstreamError } from './UpstreamError.js';
 
+function withoutNulChars(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw, (_key, value: unknown) => (typeof value === 'string' ? value.replaceAll('\u0000', '') : value)));
+  } catch {
+    return raw;
+  }
+}
+
 /** One page as received: the raw body is kept so it is stored without re-serialising. */
 export interface FetchedPage {
   /** Request URL; the key travels in a header, so this holds no secret. */
@@ -91,6 +99,8 @@ export class SourceClient {
     }
     const latencyMs = performance.now() - started;
     if (statusCode < 200 || statusCode >= 300) throw this.statusError(statusCode, headers, raw);
+    // Postgres's jsonb cannot hold U+0000; dropping it here keeps such a page storable.
+    if (raw.includes('\\u0000')) raw = withoutNulChars(raw);
     const envelope = parseEnvelope(raw, this.name, statusCode);
     if (envelope.status !== 'success') {
       const error = envelopeError(envelope, this.config.errors, this.name, statusCode, raw);

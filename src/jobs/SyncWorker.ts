@@ -4,6 +4,7 @@ import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import { UpstreamError } from '../http/UpstreamError.js';
 import { noticeIdFor } from '../notices/completionNotice.js';
 import { WindowStuckError } from '../paging/Paginator.js';
+import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
 import type { Runtime } from '../runtime/openRuntime.js';
 import { RunTakenOverError } from '../storage/RunStore.js';
 import { SyncInterruptedError, syncQuery, type RunSummary } from '../sync/syncQuery.js';
@@ -25,8 +26,9 @@ export function isRetryable(error: Error): boolean {
   if (error instanceof UpstreamError) return error.retryable;
   if (error instanceof RunTakenOverError) return true;
   if (error instanceof WindowStuckError) return false;
-  // Storage faults (Postgres restarting) are worth retrying.
-  return true;
+  const database = databaseFailureOf(error);
+  // Storage faults (Postgres restarting) are worth retrying; data the database rejects is not.
+  return database === undefined || !isPermanentDatabaseFailure(database);
 }
 
 /**

@@ -9,6 +9,7 @@ import { getPath } from '../paging/jsonPath.js';
 import { Paginator, type PagePosition, type StopReason } from '../paging/Paginator.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import type { RecordCounts } from '../storage/RecordStore.js';
+import { databaseFailureOf } from '../storage/databaseError.js';
 import { RunTakenOverError, type RunIdentity, type RunStore } from '../storage/RunStore.js';
 import { incrementalStart, maxValue, type RunCheckpoint } from './RunCheckpoint.js';
 
@@ -55,6 +56,7 @@ export class SyncInterruptedError extends Error {
 }
 
 const TOTAL_PATHS = ['total', 'results.total', '@attr.total'];
+const MAX_ERROR_CHARS = 2_000;
 
 function expectedTotal(data: Record<string, unknown>): number | undefined {
   for (const path of TOTAL_PATHS) {
@@ -167,9 +169,12 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
           ? error
           : new Error(String(error));
     const final = !(failure instanceof SyncInterruptedError) && (options.isFinalAttempt?.(failure) ?? true);
-    const kind = failure instanceof UpstreamError ? failure.kind : failure.name;
-    await store.finish(run.id, { status: 'failed', errorKind: kind, error: failure.message }, (finished) => (final && options.notify ? completionNotice(finished) : undefined));
-    log.error({ err: { kind, message: failure.message }, pages, ...counts, final }, 'run failed');
+    const database = databaseFailureOf(failure);
+    const kind = failure instanceof UpstreamError ? failure.kind : database ? `database_${database.code}` : failure.name;
+    // Drizzle's own message quotes every parameter (a whole page): keep the database's reason only.
+    const message = (database ? `database: ${database.message}` : failure.message).slice(0, MAX_ERROR_CHARS);
+    await store.finish(run.id, { status: 'failed', errorKind: kind, error: message }, (finished) => (final && options.notify ? completionNotice(finished) : undefined));
+    log.error({ err: { kind, message }, pages, ...counts, final }, 'run failed');
     return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
   } finally {
     ended.abort();
