@@ -113,6 +113,10 @@ describe('SyncWorker', () => {
       const requests = simulator.requests(simulator.webhookUuid).filter((r) => (JSON.parse(r.body) as { data: { runId: string } }).data.runId === run.runId);
       return requests.length > 0 && requests;
     }, 15_000);
+    await waitFor('the outbox to record the delivery', async () => {
+      const { rows } = await database.pool.query<{ state: string }>('select state from notices where run_id = $1', [run.runId]);
+      return rows[0]?.state === 'delivered';
+    });
     const { rows } = await database.pool.query<{ id: string; attempts: number; http_statuses: (number | null)[] }>(
       `select n.id, n.attempts, array_agg(a.http_status order by a.id) as http_statuses from notices n join notice_attempts a on a.notice_id = n.id where n.run_id = $1 group by n.id`,
       [run.runId],
