@@ -32,6 +32,8 @@ export interface SyncQueryOptions {
   notify: boolean;
   /** Whether a failure now is the run's last attempt; a retried failure posts no notice. */
   isFinalAttempt?: (error: unknown) => boolean;
+  /** Whether an interrupted run is picked up again later (queued runs: yes). If not, interruption ends it, with its notice. */
+  resumable?: boolean;
   onPage?: (progress: SyncProgress) => void | Promise<void>;
   onRetry?: (error: UpstreamError, retry: number, delayMs: number) => void;
   onRateLimitWait?: (waitedMs: number) => void;
@@ -115,7 +117,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
 
   try {
     while (stopReason === undefined) {
-      if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${pages}; the run resumes from there`);
+      if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${pages}`);
       const fetched = await (prefetched ?? fetchAt(position, pages + 1));
       prefetched = undefined;
       const selected = selectRecords(fetched.envelope.data, query.records, query.q, query.sourceName);
@@ -164,11 +166,11 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     if (error instanceof RunTakenOverError) throw error;
     const failure =
       options.signal?.aborted && !(error instanceof SyncInterruptedError)
-        ? new SyncInterruptedError(`interrupted after page ${pages}; the run resumes from there`, { cause: error })
+        ? new SyncInterruptedError(`interrupted after page ${pages}`, { cause: error })
         : error instanceof Error
           ? error
           : new Error(String(error));
-    const final = !(failure instanceof SyncInterruptedError) && (options.isFinalAttempt?.(failure) ?? true);
+    const final = failure instanceof SyncInterruptedError ? options.resumable === false : (options.isFinalAttempt?.(failure) ?? true);
     const database = databaseFailureOf(failure);
     const kind = failure instanceof UpstreamError ? failure.kind : database ? `database_${database.code}` : failure.name;
     // Drizzle's own message quotes every parameter (a whole page): keep the database's reason only.

@@ -75,6 +75,27 @@ describe('feedsync commands', () => {
     expect(output).toMatch(/failed: music: request rejected \(HTTP 400\)/);
   });
 
+  it('run stops on Ctrl-C after the page in hand and records the run as failed, with its notice', async () => {
+    simulator.setFaults('music', { latencyMs: 150 });
+    const process = startFeedsync(['run', 'artists', '--config', configFile], { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'info' });
+    try {
+      const runId = await waitFor('the run to start', async () => {
+        const { rows } = await database.pool.query<{ id: string }>(`select id from sync_runs where job = 'artists' and status = 'running' and pages >= 1`);
+        return rows[0]?.id;
+      });
+      process.kill('SIGINT');
+      const { code } = await process.exited;
+      expect(code).toBe(1);
+      const { rows } = await database.pool.query<{ status: string; error: string; type: string }>(
+        `select r.status, r.error, n.type from sync_runs r join notices n on n.run_id = r.id where r.id = $1`,
+        [runId],
+      );
+      expect(rows[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/^interrupted after page \d+$/) as string, type: 'sync.failed' });
+    } finally {
+      simulator.setFaults('music', {});
+    }
+  });
+
   it('enqueue --wait prints the run id, waits for a worker to finish it, and exits 0', async () => {
     const { code, output } = await feedsync('enqueue', 'artists', '--wait');
     expect(code, output).toBe(0);

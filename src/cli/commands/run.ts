@@ -30,6 +30,14 @@ export function registerRunCommand(program: Command): void {
       const config = await loadConfig(options.config);
       const runtime = await openRuntime(config, { databaseUrl: requireEnv('DATABASE_URL') });
       const progress = new ProgressLine();
+      // Ctrl-C stops after the page in hand and records the run as interrupted, never left running.
+      const interrupt = new AbortController();
+      const stop = () => {
+        interrupt.abort();
+        process.once('SIGINT', () => process.exit(130));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
       let failed = false;
       try {
         progress.begin(`running ${job}`);
@@ -38,6 +46,8 @@ export function registerRunCommand(program: Command): void {
           sources: runtime.sources,
           logger: runtime.logger,
           notify: runtime.outbox !== undefined,
+          signal: interrupt.signal,
+          resumable: false,
           onPage: (state) => progress.update(state),
         });
         progress.end();
@@ -48,6 +58,8 @@ export function registerRunCommand(program: Command): void {
           if (runtime.outbox) await runtime.outbox.deliver(noticeIdFor(summary.runId));
         }
       } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
         await runtime.close();
       }
       if (failed) process.exitCode = 1;
