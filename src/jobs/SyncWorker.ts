@@ -2,7 +2,8 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import { UpstreamError } from '../http/UpstreamError.js';
-import { noticeIdFor } from '../notices/completionNotice.js';
+import { completionNotice, noticeIdFor } from '../notices/completionNotice.js';
+import { hasNotice } from '../storage/runReports.js';
 import { WindowStuckError } from '../paging/Paginator.js';
 import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
 import type { Runtime } from '../runtime/openRuntime.js';
@@ -17,6 +18,9 @@ export interface SyncJobResult {
   pages: number;
   records: RunSummary['counts'];
 }
+
+/** BullMQ's reason for failing a job whose worker stopped renewing its lock too many times. */
+const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 
 /** Delay before a "queue one" run looks again whether the previous run has ended. */
 const OVERLAP_RECHECK_MS = 5_000;
@@ -57,9 +61,10 @@ export class SyncWorker {
     });
     this.worker.on('error', (error) => runtime.logger.error({ err: error }, 'sync worker error'));
     this.worker.on('failed', (job, error) => {
-      if (job && !(error instanceof DelayedError)) {
-        runtime.logger.warn({ runKey: job.data.runKey, attemptsMade: job.attemptsMade, err: { message: error.message } }, 'sync job attempt failed');
-      }
+      if (!job || error instanceof DelayedError) return;
+      runtime.logger.warn({ runKey: job.data.runKey, attemptsMade: job.attemptsMade, err: { message: error.message } }, 'sync job attempt failed');
+      const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || STALLED_TOO_OFTEN.test(error.message);
+      if (final) void this.closeAbandonedRun(job, error);
     });
   }
 
@@ -82,6 +87,28 @@ export class SyncWorker {
     clearTimeout(timer);
     if (!drained) await this.worker.close(true);
     return drained;
+  }
+
+  /**
+   * A job that failed for good without its processor recording the outcome (stalled too often,
+   * or Postgres down at the end): the run is closed as failed and its notice queued, so that no
+   * run stays "running" and no failure goes unannounced.
+   */
+  private async closeAbandonedRun(job: Job<SyncJobData, SyncJobResult>, error: Error): Promise<void> {
+    const { store, storage, logger, outbox } = this.runtime;
+    try {
+      const run = await store.findByKey(job.data.runKey);
+      if (!run || run.status === 'succeeded') return;
+      if (run.status === 'failed' && (!outbox || (await hasNotice(storage.db, run.id)))) return;
+      const finished = await store.finish(run.id, { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message }, (ended) =>
+        outbox ? completionNotice(ended) : undefined,
+      );
+      if (outbox) await queueNotice(this.queues, noticeIdFor(finished.id));
+      this.runtime.metrics?.runEnded(job.data.job, 'failed');
+      logger.error({ runId: run.id, runKey: run.runKey, err: { message: error.message } }, 'run abandoned by its job; recorded as failed');
+    } catch (closeError) {
+      logger.error({ runKey: job.data.runKey, err: { message: (closeError as Error).message } }, 'could not record an abandoned run; `feedsync status` shows it as running');
+    }
   }
 
   private async process(job: Job<SyncJobData, SyncJobResult>, token: string | undefined): Promise<SyncJobResult> {

@@ -43,6 +43,12 @@ export async function recentRuns(db: Database, limit = 20): Promise<RunReport[]>
   }));
 }
 
+/** Whether a run's completion notice is in the outbox. */
+export async function hasNotice(db: Database, runId: string): Promise<boolean> {
+  const rows = await db.select({ id: notices.id }).from(notices).where(eq(notices.runId, runId)).limit(1);
+  return rows.length > 0;
+}
+
 /** How many notices are in each delivery state. */
 export async function noticeCounts(db: Database): Promise<Record<string, number>> {
   const rows = await db.select({ state: notices.state, count: sql<string>`count(*)` }).from(notices).groupBy(notices.state);

@@ -103,6 +103,27 @@ describe('worker processes', () => {
     await expectCompleteAndUnique(runId);
   }, 60_000);
 
+  it('records a run whose job stalled too often as failed, with its failure notice', async () => {
+    simulator.setFaults('music', { latencyMs: 60 });
+    const tree = config();
+    tree.webhook = { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid };
+    const file = await writeConfig(tree);
+    let worker = await spawn('worker', file);
+    const runId = await enqueue(file);
+    for (let kill = 1; kill <= 2; kill++) {
+      await waitFor(`pages after kill ${kill - 1}`, async () => ((await run(runId))?.pages ?? 0) >= kill * 3, 30_000);
+      worker.kill('SIGKILL');
+      await worker.exited;
+      worker = await spawn('worker', file);
+    }
+    const failed = await waitFor('the run to be recorded as failed', async () => {
+      const row = await run(runId);
+      return row?.status === 'failed' && row;
+    }, 30_000);
+    expect(failed.status).toBe('failed');
+    await waitFor('the failure notice', () => simulator.requests(simulator.webhookUuid).some((r) => (JSON.parse(r.body) as { type: string; data: { runId: string } }).data.runId === runId), 20_000);
+  }, 90_000);
+
   it('drains on SIGTERM: stores the page in hand, exits within the bound, and the run resumes later', async () => {
     simulator.setFaults('music', { latencyMs: 40 });
     const file = await writeConfig(config());
