@@ -11,16 +11,26 @@ export interface EnqueuedRun {
   queryIndex: number;
 }
 
+/** Jobs per `addBulk` (one Redis transaction each). */
+const BULK = 500;
+
 /** "Sync now": queues a job's queries (or one) for any worker, each with a fresh run id. */
 export async function enqueueRuns(config: Config, queues: Queues, jobName: string, queryIndex?: number): Promise<EnqueuedRun[]> {
   const job = findJob(config, jobName);
   const indexes = queryIndex === undefined ? job.queries.map((_, index) => index) : [queryIndex];
-  const runs: EnqueuedRun[] = [];
-  for (const index of indexes) {
+  const runs = indexes.map((index): EnqueuedRun => {
     const identity = manualRunIdentity(config, jobName, index);
-    const runId = identity.id!;
-    await queues.sync.add('sync', { job: jobName, queryIndex: index, runKey: identity.runKey, runId }, { jobId: identity.runKey });
-    runs.push({ runId, runKey: identity.runKey, queryIndex: index });
+    return { runId: identity.id!, runKey: identity.runKey, queryIndex: index };
+  });
+  // In bulk: one round trip per BULK runs rather than one per run (a job with many queries).
+  for (let first = 0; first < runs.length; first += BULK) {
+    await queues.sync.addBulk(
+      runs.slice(first, first + BULK).map((run) => ({
+        name: 'sync',
+        data: { job: jobName, queryIndex: run.queryIndex, runKey: run.runKey, runId: run.runId },
+        opts: { jobId: run.runKey },
+      })),
+    );
   }
   return runs;
 }

@@ -1,7 +1,8 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Database } from './database.js';
-import { upsertRecords, type RecordCounts } from './RecordStore.js';
-import { envelopes, incrementalCursors, notices, syncRuns } from './schema.js';
+import { countsOf, recordUpsertCtes, serialiseRecords, type RecordCounts } from './RecordStore.js';
+import { incrementalCursors, syncRuns } from './schema.js';
 
 /** What identifies a run and what it asks for; `runKey` makes a run happen once. */
 export interface RunIdentity {
@@ -95,35 +96,151 @@ function toState(row: RunRow): RunState {
   };
 }
 
+/**
+ * storePage's statement. $1 run id, $2 pages before, $3 source, $4 kind, $5 keys, $6 hashes,
+ * $7 payloads, $8 checkpoint, $9 cursor value, $10-$15 the envelope (request URL, status,
+ * message, raw body, bytes, content hash).
+ */
+function storePageSql(prefilter: boolean): string {
+  return `with claim as (
+      select id from sync_runs where id = $1::uuid and pages = $2::int and status = 'running' for update
+    ),
+    ${recordUpsertCtes({ source: '$3', kind: '$4', runId: '$1', keys: '$5', hashes: '$6', payloads: '$7', guard: 'exists (select 1 from claim)', prefilter })},
+    run as (
+      update sync_runs s
+      set checkpoint = $8::jsonb, pages = s.pages + 1,
+          records_new = s.records_new + counts.inserted,
+          records_updated = s.records_updated + counts.updated,
+          records_unchanged = s.records_unchanged + (cardinality($5::text[]) - counts.inserted - counts.updated),
+          cursor_value = $9::text, updated_at = now()
+      from counts
+      where s.id in (select id from claim)
+      returning s.id
+    ),
+    envelope as (
+      insert into envelopes (run_id, page_seq, request_url, status, message, data, bytes, content_hash)
+      select id, $2::int + 1, $10::text, $11::text, $12::text, ($13::text::jsonb) -> 'data', $14::int, $15::text from run
+    )
+    select (select count(*) from run)::int as claimed, inserted, updated from counts`;
+}
+
+const STORE_PAGE = { prefiltered: { name: 'feedsync_store_page_v1', text: storePageSql(true) }, direct: { name: 'feedsync_store_page_direct_v1', text: storePageSql(false) } };
+
+/** Runs whose pages are remembered (whether the last one held unchanged records) at most; past it the memory starts again. */
+const REMEMBERED_RUNS = 10_000;
+
+/** sync_runs as Postgres returns it to the statements below. */
+interface RunRecord {
+  id: string;
+  run_key: string;
+  job: string;
+  source: string;
+  query_index: number;
+  query: RunIdentity['query'];
+  attempt: number;
+  status: RunState['status'];
+  checkpoint: unknown;
+  pages: number;
+  records_new: number;
+  records_updated: number;
+  records_unchanged: number;
+  cursor_value: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+  error_kind: string | null;
+  error: string | null;
+}
+
+const RUN_COLUMNS =
+  'id, run_key, job, source, query_index, query, attempt, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error';
+
+function stateOf(row: RunRecord): RunState {
+  return {
+    id: row.id,
+    runKey: row.run_key,
+    job: row.job,
+    source: row.source,
+    queryIndex: row.query_index,
+    query: row.query,
+    attempt: row.attempt,
+    status: row.status,
+    checkpoint: row.checkpoint,
+    pages: row.pages,
+    counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged },
+    cursorValue: row.cursor_value,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    errorKind: row.error_kind,
+    error: row.error,
+  };
+}
+
+/** claim: $1 id (or null), $2 run key, $3 job, $4 source, $5 query index, $6 query key, $7 query, $8 scheduled for. */
+const CLAIM = `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for)
+    values (coalesce($1::uuid, gen_random_uuid()), $2::text, $3::text, $4::text, $5::int, $6::text, $7::jsonb, $8::timestamptz)
+    on conflict (run_key) do update
+      set attempt = s.attempt + 1, status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
+      where s.status <> 'succeeded'
+    returning ${RUN_COLUMNS}`;
+
+/** How often finish reads and writes again when the run row changed in between. */
+const FINISH_ATTEMPTS = 5;
+
+const FINISH_READ = `select ${RUN_COLUMNS}, xmin::text as version, now() as now from sync_runs where id = $1::uuid`;
+
+/**
+ * finish's write: $1 run id, $2 the row version read, $3 status, $4 finish time, $5 stop reason,
+ * $6 error kind, $7 error, $8/$9 cursor field and value (null: none), $10-$12 notice id, type
+ * and body (null: none). Every write depends on the run row still being the version read.
+ */
+const FINISH_WRITE = `with run as (
+      update sync_runs
+      set status = $3::text, finished_at = $4::timestamptz, stop_reason = $5::text, error_kind = $6::text, error = $7::text, updated_at = now()
+      where id = $1::uuid and xmin::text = $2::text
+      returning id, job, query_key
+    ),
+    cursor as (
+      insert into incremental_cursors as c (job, query_key, field, value, run_id, updated_at)
+      select job, query_key, $8::text, $9::text, id, now() from run where $8::text is not null
+      on conflict (job, query_key) do update set field = excluded.field, value = excluded.value, run_id = excluded.run_id, updated_at = excluded.updated_at
+    ),
+    notice as (
+      insert into notices (id, run_id, type, body)
+      select $10::text, id, $11::text, $12::text from run where $10::text is not null
+      on conflict do nothing
+    )
+    select count(*)::int as finished from run`;
+
 /** The sync_runs lifecycle, its pages and its outbox notice, each step one transaction. */
 export class RunStore {
-  constructor(private readonly db: Database) {}
+  /** The pool under `db`, for the statements kept as prepared statements. */
+  private readonly pool: Pick<pg.Pool, 'query'>;
+  /** Per run being stored here: whether its last page held unchanged records. */
+  private readonly lastPageHadUnchanged = new Map<string, boolean>();
+
+  constructor(private readonly db: Database) {
+    const client = (db as Database & { $client?: Partial<Pick<pg.Pool, 'query'>> }).$client;
+    if (typeof client?.query !== 'function') throw new Error('RunStore needs a Drizzle database over a pg Pool or Client');
+    this.pool = client as Pick<pg.Pool, 'query'>;
+  }
 
   /**
    * Starts the run with this key, or resumes it (attempt + 1) when an earlier attempt did not
    * succeed. A run that already succeeded is returned as is and must not run again.
    */
   async claim(identity: RunIdentity): Promise<RunState> {
-    const values = {
-      ...(identity.id ? { id: identity.id } : {}),
-      runKey: identity.runKey,
-      job: identity.job,
-      source: identity.source,
-      queryIndex: identity.queryIndex,
-      queryKey: identity.queryKey,
-      query: identity.query,
-      scheduledFor: identity.scheduledFor ?? null,
-    };
-    const [claimed] = await this.db
-      .insert(syncRuns)
-      .values(values)
-      .onConflictDoUpdate({
-        target: syncRuns.runKey,
-        set: { attempt: sql`${syncRuns.attempt} + 1`, status: 'running', finishedAt: null, error: null, errorKind: null, updatedAt: sql`now()` },
-        setWhere: sql`${syncRuns.status} <> 'succeeded'`,
-      })
-      .returning();
-    if (claimed) return toState(claimed);
+    const values = [
+      identity.id ?? null,
+      identity.runKey,
+      identity.job,
+      identity.source,
+      identity.queryIndex,
+      identity.queryKey,
+      JSON.stringify(identity.query),
+      identity.scheduledFor ?? null,
+    ];
+    const { rows } = await this.pool.query<RunRecord>({ name: 'feedsync_claim_v1', text: CLAIM, values });
+    if (rows[0]) return stateOf(rows[0]);
     const [existing] = await this.db.select().from(syncRuns).where(eq(syncRuns.runKey, identity.runKey));
     if (!existing) throw new Error(`run ${identity.runKey} vanished while being claimed`);
     return toState(existing);
@@ -153,67 +270,84 @@ export class RunStore {
   }
 
   /**
-   * Stores one page, its records and the run's checkpoint in one transaction. The checkpoint
-   * only moves from `pagesBefore`, so two processes on one run cannot both store a page.
+   * Stores one page, its records and the run's checkpoint atomically. The checkpoint only moves
+   * from `pagesBefore`, so two processes on one run cannot both store a page.
+   *
+   * One statement, so one round trip: it locks the run row if it still stands at `pagesBefore`,
+   * upserts the records, moves the checkpoint and counters, and inserts the envelope, each write
+   * depending on that lock. A run that moved on elsewhere gets nothing written.
    */
   async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<RecordCounts> {
-    return this.db.transaction(async (tx) => {
-      const counts = await upsertRecords(tx, { source, kind: page.kind, runId, keys: page.keys, items: page.items });
-      await tx.insert(envelopes).values({
-        runId,
-        pageSeq: pagesBefore + 1,
-        requestUrl: page.requestUrl,
-        status: page.status,
-        message: page.message,
-        data: sql`(${page.raw}::jsonb) -> 'data'`,
-        bytes: page.bytes,
-        contentHash: page.contentHash,
-      });
-      const updated = await tx
-        .update(syncRuns)
-        .set({
-          checkpoint: page.checkpoint,
-          pages: sql`${syncRuns.pages} + 1`,
-          recordsNew: sql`${syncRuns.recordsNew} + ${counts.new}`,
-          recordsUpdated: sql`${syncRuns.recordsUpdated} + ${counts.updated}`,
-          recordsUnchanged: sql`${syncRuns.recordsUnchanged} + ${counts.unchanged}`,
-          cursorValue: page.cursorValue,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(syncRuns.id, runId), eq(syncRuns.pages, pagesBefore), eq(syncRuns.status, 'running')))
-        .returning({ id: syncRuns.id });
-      if (updated.length === 0) throw new RunTakenOverError(`run ${runId} moved past page ${pagesBefore} in another process`);
-      return counts;
-    });
+    const records = serialiseRecords(page.keys, page.items);
+    const values = [
+      runId,
+      pagesBefore,
+      source,
+      page.kind,
+      records.keys,
+      records.hashes,
+      records.payloads,
+      JSON.stringify(page.checkpoint) ?? null,
+      page.cursorValue,
+      page.requestUrl,
+      page.status,
+      page.message,
+      page.raw,
+      page.bytes,
+      page.contentHash,
+    ];
+    // A page is taken to be like the run's previous one: after a page of only new or changed
+    // records (a first sync), the lookup of unchanged ones is skipped; both ways store the same.
+    const statement = this.lastPageHadUnchanged.get(runId) === false ? STORE_PAGE.direct : STORE_PAGE.prefiltered;
+    const { rows } = await this.pool.query<{ claimed: number; inserted: number; updated: number }>({ ...statement, values });
+    const row = rows[0];
+    if (!row || Number(row.claimed) === 0) throw new RunTakenOverError(`run ${runId} moved past page ${pagesBefore} in another process`);
+    const counts = countsOf(records.keys.length, row);
+    if (this.lastPageHadUnchanged.size >= REMEMBERED_RUNS) this.lastPageHadUnchanged.clear();
+    if (records.keys.length > 0) this.lastPageHadUnchanged.set(runId, counts.unchanged > 0);
+    return counts;
   }
 
-  /** Records the final status, the incremental cursor and the outbox notice together. */
+  /**
+   * Records the final status, the incremental cursor and the outbox notice together.
+   *
+   * Two round trips and no explicit transaction: the run is read (with the database's clock,
+   * which becomes its finish time), the notice is made from the finished state, and one
+   * statement writes the status, the cursor and the notice, on condition that the row is still
+   * the version read (its xmin); if it moved in between, the whole step is done again.
+   */
   async finish(runId: string, outcome: RunOutcome, notice: (run: RunState) => NoticeToQueue | undefined): Promise<RunState> {
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(syncRuns)
-        .set({
-          status: outcome.status,
-          finishedAt: sql`now()`,
-          stopReason: outcome.stopReason ?? null,
-          errorKind: outcome.errorKind ?? null,
-          error: outcome.error ?? null,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(syncRuns.id, runId))
-        .returning();
-      if (!row) throw new Error(`run ${runId} does not exist`);
-      const run = toState(row);
-      if (outcome.status === 'succeeded' && outcome.cursor) {
-        const cursor = { field: outcome.cursor.field, value: outcome.cursor.value, runId, updatedAt: sql`now()` };
-        await tx
-          .insert(incrementalCursors)
-          .values({ job: row.job, queryKey: row.queryKey, ...cursor })
-          .onConflictDoUpdate({ target: [incrementalCursors.job, incrementalCursors.queryKey], set: cursor });
-      }
+    this.lastPageHadUnchanged.delete(runId);
+    for (let attempt = 1; ; attempt++) {
+      const { rows } = await this.pool.query<RunRecord & { version: string; now: Date }>({ name: 'feedsync_finish_read_v1', text: FINISH_READ, values: [runId] });
+      const read = rows[0];
+      if (!read) throw new Error(`run ${runId} does not exist`);
+      const run: RunState = {
+        ...stateOf(read),
+        status: outcome.status,
+        finishedAt: read.now,
+        errorKind: outcome.errorKind ?? null,
+        error: outcome.error ?? null,
+      };
+      const cursor = outcome.status === 'succeeded' ? outcome.cursor : undefined;
       const queued = notice(run);
-      if (queued) await tx.insert(notices).values({ id: queued.id, runId, type: queued.type, body: queued.body }).onConflictDoNothing();
-      return run;
-    });
+      const values = [
+        runId,
+        read.version,
+        outcome.status,
+        read.now,
+        outcome.stopReason ?? null,
+        outcome.errorKind ?? null,
+        outcome.error ?? null,
+        cursor?.field ?? null,
+        cursor?.value ?? null,
+        queued?.id ?? null,
+        queued?.type ?? null,
+        queued?.body ?? null,
+      ];
+      const written = await this.pool.query<{ finished: number }>({ name: 'feedsync_finish_write_v1', text: FINISH_WRITE, values });
+      if (Number(written.rows[0]?.finished) === 1) return run;
+      if (attempt >= FINISH_ATTEMPTS) throw new Error(`run ${runId} kept changing while being finished`);
+    }
   }
 }

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstJsonLine, REPO_ROOT, stopChild } from './simulatorProcess.js';
 
@@ -36,12 +39,16 @@ export function procStatusMB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 /** Starts a fresh feedsync worker process (test/bench/benchWorker.ts) and waits until it takes work. */
 export async function startWorkerChild(options: WorkerChildOptions): Promise<WorkerChild> {
+  // A file, not the environment: a config of thousands of queries exceeds one variable's limit.
+  const dir = await mkdtemp(join(tmpdir(), 'feedsync-bench-'));
+  const configFile = join(dir, 'config.json');
+  await writeFile(configFile, JSON.stringify(options.configTree));
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', BENCH_WORKER], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env,
-      BENCH_CONFIG: JSON.stringify(options.configTree),
+      BENCH_CONFIG_FILE: configFile,
       BENCH_REDIS_URL: options.redisUrl,
       BENCH_DATABASE_URL: options.databaseUrl,
     },
@@ -50,6 +57,7 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
     await firstJsonLine<{ ready: true }>(child, 'the bench worker');
   } catch (error) {
     await stopChild(child);
+    await rm(dir, { recursive: true, force: true });
     throw error;
   }
   const pid = child.pid!;
@@ -59,6 +67,7 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
     async stop() {
       const peakRssMB = procStatusMB(pid, 'VmHWM');
       await stopChild(child, 60_000);
+      await rm(dir, { recursive: true, force: true });
       return { idleRssMB, peakRssMB };
     },
   };

@@ -1,0 +1,128 @@
+/**
+ * `npm run bench [-- --quick] [-- --cpu-prof-dir DIR]`: feedsync's throughput and memory against
+ * its limits on this machine, in one run. Upstream is the bundled simulator in a child process;
+ * Redis and Postgres are throwaway local servers (or REDIS_URL / DATABASE_URL). Prints one table
+ * and writes test/bench/results.json (results.quick.json with --quick).
+ */
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { ensureLocalStack } from '../../src/localstack/localStack.js';
+import { migrateDatabase } from '../../src/storage/database.js';
+import { benchConfigTree, expectedRecords, txListJob, type TxListJob } from './benchConfig.js';
+import { machine, versions } from './environment.js';
+import { measureFetchParse } from './fetchParseLimit.js';
+import { measureRuns, type MeasuredRuns } from './measureRuns.js';
+import { measureNaiveLoop } from './naiveLoop.js';
+import { measureQueue } from './queueLimit.js';
+import { buildReport, formatReport, type Sizes } from './report.js';
+import { settleDatabase } from './settleDatabase.js';
+import { startSimulatorProcess, type SimulatorUrls } from './simulatorProcess.js';
+import type { TxQuery } from './txPages.js';
+import { measureUpsert } from './upsertLimit.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const profileAt = args.indexOf('--cpu-prof-dir');
+const cpuProfDir = profileAt >= 0 ? args[profileAt + 1] : undefined;
+const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+
+const SIZES: Sizes = quick
+  ? { big: 200_000, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 500, smallRunsConcurrency: 16 }
+  : { big: 1_000_000, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 16 };
+
+/** Block ranges that do not overlap (10 txs of the hot address per block): every first run's records are new. */
+const BIG = txListJob('tx-big', SIZES.big, 0, 1000);
+const LIMIT100 = txListJob('tx-limit100', SIZES.limit100, 100_000, 100);
+/** Same blocks as LIMIT100 under another records kind, so its records are new too. */
+const BASELINE = txListJob('tx-baseline', SIZES.baseline, 100_000, 1000, 'transaction_baseline');
+
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+
+function txQuery(sim: SimulatorUrls, job: TxListJob): TxQuery {
+  return { explorerBaseUrl: sim.explorerBaseUrl, apiKey: sim.apiKey, address: sim.hotAddress, startblock: job.startblock, endblock: job.endblock, limit: job.limit };
+}
+
+const benchStarted = performance.now();
+say(`feedsync bench${quick ? ' --quick' : ''}: starting Redis, Postgres (or REDIS_URL / DATABASE_URL) and the simulator…`);
+const stack = await ensureLocalStack();
+const simulator = await startSimulatorProcess();
+try {
+  const sim = simulator.urls;
+  const { redisUrl, databaseUrl } = stack;
+  await migrateDatabase(databaseUrl);
+  const env = { machine: machine(), versions: await versions(databaseUrl, redisUrl) };
+
+  say(`1. limits: raw fetch + parse of ${SIZES.big.toLocaleString('en-US')} txs at limit 1000…`);
+  const fetchParse = await measureFetchParse(txQuery(sim, BIG));
+  say(`   ${Math.round(fetchParse.recordsPerS)} records/s`);
+  say('1. limits: raw bulk upsert of the same records (multi-row, unnest, unnest + lines, COPY)…');
+  const upsert = await measureUpsert(databaseUrl, txQuery(sim, BIG));
+  say(`   best ${upsert.best}: ${Math.round(upsert.bestPerS)} records/s`);
+  say(`1. limits: BullMQ, ${SIZES.queueJobs} jobs with an empty processor…`);
+  const queue = await measureQueue(redisUrl, SIZES.queueJobs, SIZES.queueConcurrency);
+  say(`   ${Math.round(queue.jobsPerS)} jobs/s`);
+
+  say(`2. naive loop over ${SIZES.naive} records…`);
+  const naive = await measureNaiveLoop(databaseUrl, txQuery(sim, txListJob('naive', SIZES.naive, 0, 1000)));
+  say(`   ${Math.round(naive.recordsPerS)} records/s`);
+
+  const txRun = async (label: string, job: TxListJob, expectedNew: number): Promise<MeasuredRuns> => {
+    const { tree, webhookUuid } = benchConfigTree({ sim, txJobs: [job], concurrency: 2 });
+    await settleDatabase(databaseUrl);
+    say(`${label}…`);
+    const result = await measureRuns({
+      configTree: tree,
+      webhookUuid,
+      webhookBaseUrl: sim.webhookBaseUrl,
+      redisUrl,
+      databaseUrl,
+      jobs: [job.name],
+      expectedRecords: expectedRecords(job),
+      expectedNew,
+      timeoutMs: 600_000,
+      pollMs: 200,
+      nodeArgs,
+    });
+    say(`   ${Math.round(result.recordsPerS)} records/s, ${result.pagesPerS.toFixed(1)} pages/s, ${result.seconds.toFixed(1)} s, peak RSS ${result.memory.peakRssMB.toFixed(0)} MB`);
+    return result;
+  };
+  const big = await txRun(`3. feedsync end to end: ${expectedRecords(BIG)} txs at limit 1000`, BIG, expectedRecords(BIG));
+  const resync = await txRun('4. the same query again, unchanged', BIG, 0);
+  const baseline = await txRun(`6. memory baseline: ${expectedRecords(BASELINE)} txs at limit 1000`, BASELINE, expectedRecords(BASELINE));
+  const limit100 = await txRun(`3. feedsync end to end: ${expectedRecords(LIMIT100)} txs at limit 100`, LIMIT100, expectedRecords(LIMIT100));
+
+  say(`5. ${SIZES.smallRuns} one-page runs through the queue, worker concurrency ${SIZES.smallRunsConcurrency}…`);
+  const small = benchConfigTree({ sim, txJobs: [], blockQueries: SIZES.smallRuns, concurrency: SIZES.smallRunsConcurrency });
+  await settleDatabase(databaseUrl);
+  const smallRuns = await measureRuns({
+    configTree: small.tree,
+    webhookUuid: small.webhookUuid,
+    webhookBaseUrl: sim.webhookBaseUrl,
+    redisUrl,
+    databaseUrl,
+    jobs: ['blocks'],
+    expectedRecords: SIZES.smallRuns,
+    expectedNew: SIZES.smallRuns,
+    timeoutMs: 300_000,
+    pollMs: 500,
+    nodeArgs,
+  });
+  say(`   ${smallRuns.runsPerS.toFixed(1)} runs/s`);
+
+  const notes = [
+    'upstream: the bundled simulator in its own process, head frozen at block 120,000; no rate limit configured',
+    'e2e times run from the first enqueue to the last completion notice received by the simulator webhook receiver',
+    'before each e2e phase (untimed): VACUUM (ANALYZE) of feedsync tables and CHECKPOINT, so no phase pays for the previous one',
+    'every e2e run runs in a fresh worker process (WorkerProcess via test/bench/benchWorker.ts under tsx); peak RSS is its VmHWM',
+    `worker concurrency: 2 for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs (notify worker: its own 4)`,
+    `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
+    `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
+  ];
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, baseline, limit100, smallRuns }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  say(`\n${formatReport(report)}results: ${file}`);
+} finally {
+  await simulator.stop();
+  await stack.stop();
+}

@@ -1,0 +1,137 @@
+import { formatTable } from '../../src/cli/printTable.js';
+import type { Machine, Versions } from './environment.js';
+import type { FetchParseLimit } from './fetchParseLimit.js';
+import type { MeasuredRuns } from './measureRuns.js';
+import type { NaiveLoop } from './naiveLoop.js';
+import type { QueueLimit } from './queueLimit.js';
+import type { UpsertLimit } from './upsertLimit.js';
+
+export interface Sizes {
+  /** The large txlist run (1,000,000 in the full bench) at limit 1000. */
+  big: number;
+  /** The memory baseline run at limit 1000 (100,000). */
+  baseline: number;
+  /** The run at limit 100 (200,000). */
+  limit100: number;
+  naive: number;
+  queueJobs: number;
+  queueConcurrency: number;
+  smallRuns: number;
+  smallRunsConcurrency: number;
+}
+
+export interface Measurements {
+  fetchParse: FetchParseLimit;
+  upsert: UpsertLimit;
+  queue: QueueLimit;
+  naive: NaiveLoop;
+  big: MeasuredRuns;
+  resync: MeasuredRuns;
+  baseline: MeasuredRuns;
+  limit100: MeasuredRuns;
+  smallRuns: MeasuredRuns;
+}
+
+export interface Target {
+  name: string;
+  wanted: string;
+  value: number;
+  met: boolean;
+}
+
+export interface Report {
+  quick: boolean;
+  date: string;
+  benchSeconds: number;
+  machine: Machine;
+  versions: Versions;
+  sizes: Sizes;
+  notes: string[];
+  figures: Record<string, number | string>;
+  ratios: Record<string, number>;
+  targets: Target[];
+  details: Measurements;
+}
+
+const round = (value: number, digits = 0): number => Number(value.toFixed(digits));
+const int = (value: number): string => Math.round(value).toLocaleString('en-US');
+const n = (value: number): string => value.toLocaleString('en-US');
+
+export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, context: { machine: Machine; versions: Versions; benchSeconds: number; notes: string[] }): Report {
+  const limit = Math.min(m.fetchParse.recordsPerS, m.upsert.bestPerS);
+  const figures = {
+    rawFetchParsePerS: round(m.fetchParse.recordsPerS),
+    rawFetchParsePagesPerS: round(m.fetchParse.pagesPerS, 1),
+    rawFetchParseMBPerS: round(m.fetchParse.mbPerS, 1),
+    rawUpsertPerS: round(m.upsert.bestPerS),
+    rawUpsertMethod: m.upsert.best,
+    rawUpsertMultiRowPerS: round(m.upsert.perMethod.multiRow),
+    rawUpsertUnnestPerS: round(m.upsert.perMethod.unnest),
+    rawUpsertUnnestLinesPerS: round(m.upsert.perMethod.unnestLines),
+    rawUpsertCopyPerS: round(m.upsert.perMethod.copy),
+    rawQueueJobsPerS: round(m.queue.jobsPerS),
+    naivePerS: round(m.naive.recordsPerS),
+    e2eRecordsPerS: round(m.big.recordsPerS),
+    e2ePagesPerS: round(m.big.pagesPerS, 1),
+    e2eSeconds: round(m.big.seconds, 2),
+    e2eLimit100RecordsPerS: round(m.limit100.recordsPerS),
+    e2eLimit100PagesPerS: round(m.limit100.pagesPerS, 1),
+    resyncRecordsPerS: round(m.resync.recordsPerS),
+    baselineRecordsPerS: round(m.baseline.recordsPerS),
+    smallRunsPerS: round(m.smallRuns.runsPerS, 1),
+    peakRss1mMB: round(m.big.memory.peakRssMB, 1),
+    peakRss100kMB: round(m.baseline.memory.peakRssMB, 1),
+    peakRssLimit100MB: round(m.limit100.memory.peakRssMB, 1),
+    peakRssResyncMB: round(m.resync.memory.peakRssMB, 1),
+    peakRssSmallRunsMB: round(m.smallRuns.memory.peakRssMB, 1),
+    idleRssMB: round(m.big.memory.idleRssMB, 1),
+  };
+  const ratios = {
+    e2eVsLimit: round(m.big.recordsPerS / limit, 3),
+    e2eLimit100VsLimit: round(m.limit100.recordsPerS / limit, 3),
+    resyncVsFirst: round(m.resync.recordsPerS / m.big.recordsPerS, 3),
+    e2eVsNaive: round(m.big.recordsPerS / m.naive.recordsPerS, 2),
+    rss1mVs100k: round(m.big.memory.peakRssMB / m.baseline.memory.peakRssMB, 3),
+  };
+  const targets: Target[] = [
+    { name: 'e2e (limit 1000) vs min(raw fetch+parse, raw upsert)', wanted: '>= 0.6', value: ratios.e2eVsLimit, met: ratios.e2eVsLimit >= 0.6 },
+    { name: 'unchanged re-sync vs first run', wanted: '>= 1.5', value: ratios.resyncVsFirst, met: ratios.resyncVsFirst >= 1.5 },
+    { name: 'e2e vs naive loop', wanted: '>= 10', value: ratios.e2eVsNaive, met: ratios.e2eVsNaive >= 10 },
+    { name: `peak RSS ${n(sizes.big)} vs ${n(sizes.baseline)}`, wanted: '<= 1.25', value: ratios.rss1mVs100k, met: ratios.rss1mVs100k <= 1.25 },
+    { name: `peak RSS ${n(sizes.big)} (MB)`, wanted: '< 300', value: figures.peakRss1mMB, met: figures.peakRss1mMB < 300 },
+    { name: `${n(sizes.smallRuns)} one-page runs (runs/s)`, wanted: '>= 500', value: figures.smallRunsPerS, met: figures.smallRunsPerS >= 500 },
+  ];
+  return { quick, date: new Date().toISOString(), benchSeconds: round(context.benchSeconds, 1), machine: context.machine, versions: context.versions, sizes, notes: context.notes, figures, ratios, targets, details: m };
+}
+
+export function formatReport(report: Report): string {
+  const { details: m, sizes, figures, ratios } = report;
+  const run = (r: MeasuredRuns) => `${int(r.recordsPerS)} records/s, ${r.pagesPerS.toFixed(1)} pages/s (${r.pages} pages, ${r.seconds.toFixed(1)} s)`;
+  const rss = (r: MeasuredRuns) => `peak RSS ${r.memory.peakRssMB.toFixed(0)} MB (idle ${r.memory.idleRssMB.toFixed(0)} MB)`;
+  const rows: string[][] = [
+    ['1', 'raw fetch + JSON.parse (undici, 1 connection)', `${n(m.fetchParse.records)} records`, `${int(m.fetchParse.recordsPerS)} records/s, ${m.fetchParse.pagesPerS.toFixed(1)} pages/s, ${m.fetchParse.mbPerS.toFixed(1)} MB/s`, ''],
+    ['1', 'raw bulk upsert, multi-row VALUES', `${n(m.upsert.records)} records, ${m.upsert.batch}/stmt`, `${int(m.upsert.perMethod.multiRow)} records/s`, ''],
+    ['1', 'raw bulk upsert, unnest of text arrays', `${n(m.upsert.records)} records, ${m.upsert.batch}/stmt`, `${int(m.upsert.perMethod.unnest)} records/s`, ''],
+    ['1', 'raw bulk upsert, unnest + payloads as lines', `${n(m.upsert.records)} records, ${m.upsert.batch}/stmt`, `${int(m.upsert.perMethod.unnestLines)} records/s`, ''],
+    ['1', 'raw bulk upsert, COPY into staging', `${n(m.upsert.records)} records, ${m.upsert.batch}/stmt`, `${int(m.upsert.perMethod.copy)} records/s`, `best: ${m.upsert.best}`],
+    ['1', 'raw BullMQ, empty processor', `${n(m.queue.jobs)} jobs, concurrency ${m.queue.concurrency}`, `${int(m.queue.jobsPerS)} jobs/s`, `addBulk ${int(m.queue.addedPerS)} jobs/s`],
+    ['2', 'naive loop (INSERT per record)', `${n(m.naive.records)} records`, `${int(m.naive.recordsPerS)} records/s`, ''],
+    ['3', 'feedsync e2e, limit 1000', `${n(m.big.records)} records`, run(m.big), `x${ratios.e2eVsLimit} of limit, x${ratios.e2eVsNaive} of naive`],
+    ['3', 'feedsync e2e, limit 100', `${n(m.limit100.records)} records`, run(m.limit100), `x${ratios.e2eLimit100VsLimit} of limit`],
+    ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run`],
+    ['5', 'one-page runs through the queue', `${n(m.smallRuns.runs)} runs, concurrency ${sizes.smallRunsConcurrency}`, `${m.smallRuns.runsPerS.toFixed(1)} runs/s (${m.smallRuns.seconds.toFixed(2)} s)`, ''],
+    ['6', `worker memory, ${n(sizes.baseline)} at limit 1000`, `${n(m.baseline.records)} records`, rss(m.baseline), run(m.baseline)],
+    ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, rss(m.big), `x${ratios.rss1mVs100k} of ${n(sizes.baseline)}`],
+    ['6', `worker memory, ${n(sizes.limit100)} at limit 100`, `${n(m.limit100.records)} records`, rss(m.limit100), ''],
+    ['6', 'worker memory, re-sync / one-page runs', '', `peak RSS ${m.resync.memory.peakRssMB.toFixed(0)} MB / ${m.smallRuns.memory.peakRssMB.toFixed(0)} MB`, ''],
+  ];
+  const header = `feedsync bench${report.quick ? ' (QUICK: smaller sizes)' : ''} — ${report.date}
+machine: ${report.machine.cpus} cpus (${report.machine.cpuModel}), ${(report.machine.memoryMB / 1024).toFixed(1)} GB, ${report.machine.platform}
+versions: node ${report.versions.node}, PostgreSQL ${report.versions.postgres}, Redis ${report.versions.redis}, bullmq ${report.versions.bullmq}, undici ${report.versions.undici}
+`;
+  const targets = formatTable(
+    ['target', 'wanted', 'value', 'met'],
+    report.targets.map((target) => [target.name, target.wanted, target.value, target.met ? 'yes' : 'NO']),
+  );
+  return `${header}\n${formatTable(['#', 'measurement', 'size', 'result', 'note'], rows)}\n${targets}\nlimit = min(raw fetch+parse ${int(figures.rawFetchParsePerS as number)}, raw upsert ${int(figures.rawUpsertPerS as number)}) records/s\n${report.notes.map((note) => `note: ${note}`).join('\n')}\nbench took ${report.benchSeconds} s\n`;
+}

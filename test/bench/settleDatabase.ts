@@ -1,0 +1,21 @@
+import pg from 'pg';
+
+const TABLES = ['records', 'envelopes', 'sync_runs', 'notices', 'notice_attempts'];
+
+/**
+ * Between measured phases (untimed): vacuum and analyze feedsync's tables and checkpoint, so
+ * that a phase does not pay for the previous one's autovacuum and dirty buffers, as a sync
+ * scheduled minutes after another would find them in a live deployment.
+ */
+export async function settleDatabase(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-bench-settle' });
+  await client.connect();
+  const started = performance.now();
+  try {
+    await client.query(`vacuum (analyze) ${TABLES.join(', ')}`);
+    await client.query('checkpoint');
+    return (performance.now() - started) / 1000;
+  } finally {
+    await client.end();
+  }
+}
