@@ -2,7 +2,7 @@ import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { WebhookConfig } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { Database } from '../storage/database.js';
-import { noticeAttempts, notices } from '../storage/schema.js';
+import { notices } from '../storage/schema.js';
 import { postNotice, type DeliveryAttempt } from './postNotice.js';
 
 export type NoticeState = 'pending' | 'delivered' | 'exhausted';
@@ -60,19 +60,15 @@ export class NoticeOutbox {
     let state: NoticeState = 'pending';
     if (attempt.delivered) state = 'delivered';
     else if (attempt.gone || ageMs + delayMs > this.webhook.giveUpAfterMs) state = 'exhausted';
-    await this.db.transaction(async (tx) => {
-      await tx.insert(noticeAttempts).values({ noticeId: id, httpStatus: attempt.httpStatus, latencyMs: attempt.latencyMs, error: attempt.error });
-      await tx
-        .update(notices)
-        .set({
-          state,
-          attempts,
-          lastError: attempt.error,
-          deliveredAt: attempt.delivered ? sql`now()` : null,
-          nextAttemptAt: state === 'pending' ? sql`now() + ${`${delayMs} milliseconds`}::interval` : sql`now()`,
-        })
-        .where(eq(notices.id, id));
-    });
+    // One statement, atomic on its own: the attempt and the notice's new state in one round trip.
+    const nextAttemptAt = state === 'pending' ? sql`now() + ${`${delayMs} milliseconds`}::interval` : sql`now()`;
+    await this.db.execute(sql`
+      with attempt as (
+        insert into notice_attempts (notice_id, http_status, latency_ms, error) values (${id}, ${attempt.httpStatus}, ${attempt.latencyMs}, ${attempt.error})
+      )
+      update notices set state = ${state}, attempts = ${attempts}, last_error = ${attempt.error},
+        delivered_at = ${attempt.delivered ? sql`now()` : sql`null`}, next_attempt_at = ${nextAttemptAt}
+      where id = ${id}`);
     this.onAttempt?.(state === 'pending' ? 'failed' : state);
     const log = this.logger.child({ noticeId: id, runId: leased.runId, attempt: attempts });
     if (state === 'exhausted') log.error({ error: attempt.error, ageMs }, 'notice exhausted: giving up delivery');

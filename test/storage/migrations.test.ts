@@ -35,6 +35,11 @@ describe('migrations', () => {
       );
     });
 
+    it('compress envelope pages with lz4', async () => {
+      const { rows } = await database.pool.query<{ c: string }>(`select attcompression as c from pg_attribute where attrelid = 'envelopes'::regclass and attname = 'data'`);
+      expect(rows[0]?.c).toBe('l');
+    });
+
     it('type view columns as numeric and timestamptz', async () => {
       await database.pool.query(
         `insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
