@@ -8,7 +8,7 @@ import { WindowStuckError } from '../paging/Paginator.js';
 import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
 import type { Runtime } from '../runtime/openRuntime.js';
 import { RunTakenOverError } from '../storage/RunStore.js';
-import { SyncInterruptedError, syncQuery, type RunSummary } from '../sync/syncQuery.js';
+import { QueryChangedError, SyncInterruptedError, syncQuery, type RunSummary } from '../sync/syncQuery.js';
 import { queueNotice, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
 
 /** What a sync job returns to BullMQ: small, it is kept in Redis with the job. */
@@ -29,7 +29,7 @@ const OVERLAP_RECHECK_MS = 5_000;
 export function isRetryable(error: Error): boolean {
   if (error instanceof UpstreamError) return error.retryable;
   if (error instanceof RunTakenOverError) return true;
-  if (error instanceof WindowStuckError) return false;
+  if (error instanceof WindowStuckError || error instanceof QueryChangedError) return false;
   const database = databaseFailureOf(error);
   // Storage faults (Postgres restarting) are worth retrying; data the database rejects is not.
   return database === undefined || !isPermanentDatabaseFailure(database);

@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Database } from './database.js';
 import { countsOf, recordUpsertCtes, serialiseRecords, type RecordCounts } from './RecordStore.js';
@@ -23,6 +23,7 @@ export interface RunState {
   job: string;
   source: string;
   queryIndex: number;
+  queryKey: string;
   query: RunIdentity['query'];
   attempt: number;
   status: 'running' | 'succeeded' | 'failed';
@@ -82,6 +83,7 @@ function toState(row: RunRow): RunState {
     job: row.job,
     source: row.source,
     queryIndex: row.queryIndex,
+    queryKey: row.queryKey,
     query: row.query as RunIdentity['query'],
     attempt: row.attempt,
     status: row.status,
@@ -136,6 +138,7 @@ interface RunRecord {
   job: string;
   source: string;
   query_index: number;
+  query_key: string;
   query: RunIdentity['query'];
   attempt: number;
   status: RunState['status'];
@@ -152,7 +155,7 @@ interface RunRecord {
 }
 
 const RUN_COLUMNS =
-  'id, run_key, job, source, query_index, query, attempt, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error';
+  'id, run_key, job, source, query_index, query_key, query, attempt, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error';
 
 function stateOf(row: RunRecord): RunState {
   return {
@@ -161,6 +164,7 @@ function stateOf(row: RunRecord): RunState {
     job: row.job,
     source: row.source,
     queryIndex: row.query_index,
+    queryKey: row.query_key,
     query: row.query,
     attempt: row.attempt,
     status: row.status,
@@ -182,6 +186,9 @@ const CLAIM = `insert into sync_runs as s (id, run_key, job, source, query_index
       set attempt = s.attempt + 1, status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
       where s.status <> 'succeeded'
     returning ${RUN_COLUMNS}`;
+
+/** A "running" run with no stored page for this long is taken to be abandoned by the overlap policy. */
+const STALE_RUN_MS = 15 * 60_000;
 
 /** How often finish reads and writes again when the run row changed in between. */
 const FINISH_ATTEMPTS = 5;
@@ -256,7 +263,16 @@ export class RunStore {
     const rows = await this.db
       .select({ id: syncRuns.id })
       .from(syncRuns)
-      .where(and(eq(syncRuns.job, job), eq(syncRuns.queryIndex, queryIndex), eq(syncRuns.status, 'running'), ne(syncRuns.runKey, runKey)))
+      .where(
+        and(
+          eq(syncRuns.job, job),
+          eq(syncRuns.queryIndex, queryIndex),
+          eq(syncRuns.status, 'running'),
+          ne(syncRuns.runKey, runKey),
+          // A run that has stored nothing for this long has lost its worker; it no longer blocks ticks.
+          gt(syncRuns.updatedAt, sql`now() - ${`${STALE_RUN_MS} milliseconds`}::interval`),
+        ),
+      )
       .limit(1);
     return rows.length > 0;
   }

@@ -52,6 +52,11 @@ export interface RunSummary {
   error?: Error;
 }
 
+/** A run resumed with a different query at its index than it started with. */
+export class QueryChangedError extends Error {
+  override readonly name = 'QueryChangedError';
+}
+
 /** The sync was interrupted by shutdown between pages; nothing is lost, the run resumes later. */
 export class SyncInterruptedError extends Error {
   override readonly name = 'SyncInterruptedError';
@@ -83,6 +88,13 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
   }
   const started = performance.now();
+  if (run.pages > 0 && run.queryKey !== query.queryKey) {
+    // The config changed under a half-done run: its checkpoint belongs to another query.
+    const error = new QueryChangedError(`the query of this run changed in the config after page ${run.pages}; start a new run`);
+    await store.finish(run.id, { status: 'failed', errorKind: 'query_changed', error: error.message }, (finished) => (options.notify ? completionNotice(finished) : undefined));
+    log.error({ err: { kind: 'query_changed', message: error.message } }, 'run failed');
+    return { runId: run.id, status: 'failed', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0, error };
+  }
   const paginator = new Paginator(query.paging);
   let checkpoint = run.checkpoint as RunCheckpoint | null;
   if (!checkpoint) {

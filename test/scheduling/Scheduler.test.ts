@@ -80,6 +80,14 @@ describe('Scheduler', () => {
     await database.pool.query('truncate sync_runs cascade');
   });
 
+  it('does not let a run abandoned long ago (no page for 15 minutes) block new ticks', async () => {
+    open('skip');
+    const run = await new RunStore(database.db).claim({ runKey: `tick/artists/0/3`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
+    await database.pool.query(`update sync_runs set updated_at = now() - interval '16 minutes' where id = $1`, [run.id]);
+    expect(await scheduler.tick(job(), new Date('2026-11-22T05:00:00Z'))).toEqual({ queued: 2, skipped: 0 });
+    await database.pool.query('truncate sync_runs cascade');
+  });
+
   it('queues behind a running run when overlap is queue', async () => {
     open('queue');
     await new RunStore(database.db).claim({ runKey: `tick/artists/0/2`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });

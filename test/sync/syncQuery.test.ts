@@ -140,4 +140,15 @@ describe('syncQuery', () => {
     const urls = await database.pool.query<{ url: string }>(`select request_url as url from envelopes where run_id = $1`, [second.runId]);
     expect(new URL(urls.rows[0]!.url).searchParams.get('startblock')).toBe(String(headBefore - 2));
   });
+
+  it('fails a resumed run whose query changed in the config, rather than resume from its checkpoint', async () => {
+    const first = queryOf(artistSearch('a', { limit: 20 }), 'artists');
+    const runKey = `test/${randomUUID()}`;
+    const stop = new AbortController();
+    await sync(first, { runKey, signal: stop.signal, onPage: (progress) => (progress.pages === 2 ? stop.abort() : undefined) });
+    const changed = queryOf(artistSearch('e', { limit: 20 }), 'artists');
+    const resumed = await sync(changed, { runKey });
+    expect(resumed).toMatchObject({ status: 'failed', pages: 2 });
+    expect(resumed.error?.name).toBe('QueryChangedError');
+  });
 });
