@@ -74,30 +74,6 @@ export class RunTakenOverError extends Error {
   override readonly name = 'RunTakenOverError';
 }
 
-type RunRow = typeof syncRuns.$inferSelect;
-
-function toState(row: RunRow): RunState {
-  return {
-    id: row.id,
-    runKey: row.runKey,
-    job: row.job,
-    source: row.source,
-    queryIndex: row.queryIndex,
-    queryKey: row.queryKey,
-    query: row.query as RunIdentity['query'],
-    attempt: row.attempt,
-    status: row.status,
-    checkpoint: row.checkpoint,
-    pages: row.pages,
-    counts: { new: row.recordsNew, updated: row.recordsUpdated, unchanged: row.recordsUnchanged },
-    cursorValue: row.cursorValue,
-    startedAt: row.startedAt,
-    finishedAt: row.finishedAt,
-    errorKind: row.errorKind,
-    error: row.error,
-  };
-}
-
 /**
  * storePage's statement. $1 run id, $2 pages before, $3 source, $4 kind, $5 keys, $6 hashes,
  * $7 payloads, $8 checkpoint, $9 cursor value, $10-$15 the envelope (request URL, status,
@@ -248,14 +224,14 @@ export class RunStore {
     ];
     const { rows } = await this.pool.query<RunRecord>({ name: 'feedsync_claim_v1', text: CLAIM, values });
     if (rows[0]) return stateOf(rows[0]);
-    const [existing] = await this.db.select().from(syncRuns).where(eq(syncRuns.runKey, identity.runKey));
+    const existing = await this.findByKey(identity.runKey);
     if (!existing) throw new Error(`run ${identity.runKey} vanished while being claimed`);
-    return toState(existing);
+    return existing;
   }
 
   async findByKey(runKey: string): Promise<RunState | undefined> {
-    const [row] = await this.db.select().from(syncRuns).where(eq(syncRuns.runKey, runKey));
-    return row ? toState(row) : undefined;
+    const { rows } = await this.pool.query<RunRecord>(`select ${RUN_COLUMNS} from sync_runs where run_key = $1::text`, [runKey]);
+    return rows[0] ? stateOf(rows[0]) : undefined;
   }
 
   /** Whether another run of this job and query is running now (overlap policy). */
