@@ -42,18 +42,23 @@ export async function waitForRuns(connection: ConnectionOptions, queues: Queues,
   const events = new QueueEvents(SYNC_QUEUE, { connection, prefix: queues.prefix });
   try {
     await events.waitUntilReady();
-    return await Promise.all(
-      runs.map(async (run): Promise<RunEnd> => {
-        const job = await queues.sync.getJob(run.runKey);
-        if (!job) return { runKey: run.runKey, ok: false, error: 'the job is no longer in the queue' };
-        try {
-          const result = (await job.waitUntilFinished(events, timeoutMs)) as SyncJobResult;
-          return { runKey: run.runKey, ok: true, result };
-        } catch (error) {
-          return { runKey: run.runKey, ok: false, error: (error as Error).message };
-        }
-      }),
-    );
+    // One at a time: the runs proceed in parallel anyway, and each wait holds listeners on the queue.
+    const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+    const ends: RunEnd[] = [];
+    for (const run of runs) {
+      const job = await queues.sync.getJob(run.runKey);
+      if (!job) {
+        ends.push({ runKey: run.runKey, ok: false, error: 'the job is no longer in the queue' });
+        continue;
+      }
+      try {
+        const result = (await job.waitUntilFinished(events, deadline === undefined ? undefined : Math.max(1, deadline - Date.now()))) as SyncJobResult;
+        ends.push({ runKey: run.runKey, ok: true, result });
+      } catch (error) {
+        ends.push({ runKey: run.runKey, ok: false, error: (error as Error).message });
+      }
+    }
+    return ends;
   } finally {
     await events.close();
   }
