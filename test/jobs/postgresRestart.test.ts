@@ -6,7 +6,7 @@ import { WorkerProcess } from '../../src/jobs/WorkerProcess.js';
 import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { waitFor } from '../support/feedsyncProcess.js';
-import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
+import { artistSearchTotal, capturingLogger, simulatorSources } from '../support/syncFixture.js';
 
 let simulator: Simulator;
 let postgres: PostgresServer;
@@ -44,9 +44,7 @@ describe('a worker whose Postgres restarts mid-run', () => {
         return rows[0]?.status === 'succeeded' && rows[0];
       }, 40_000);
       expect(final.attempt).toBeGreaterThanOrEqual(2);
-      const total = Number(
-        ((await (await fetch(`${simulator.musicBaseUrl}/2.0/?method=artist.search&q=a&limit=1`, { headers: { authorization: `Bearer ${simulator.apiKey}` } })).json()) as { data: { total: number } }).data.total,
-      );
+      const total = await artistSearchTotal(simulator, 'a');
       const { rows } = await pool.query<{ n: string; seqs: number[] }>(`select (select count(*) from records) as n, array_agg(page_seq order by page_seq) as seqs from envelopes where run_id = $1`, [run!.runId]);
       expect(Number(rows[0]!.n)).toBe(total);
       expect(rows[0]!.seqs).toEqual(rows[0]!.seqs.map((_, i) => i + 1));

@@ -7,7 +7,7 @@ import type { ConfigInput } from '../../src/config/schema.js';
 import { startRedisServer, type RedisServer } from '../../src/localstack/redisServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { startFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
-import { simulatorSources } from '../support/syncFixture.js';
+import { artistSearchTotal, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let simulator: Simulator;
@@ -77,7 +77,7 @@ async function expectCompleteAndUnique(runId: string) {
   );
   expect(pages.map((p) => p.page_seq)).toEqual(pages.map((_, i) => i + 1));
   expect(pages.map((p) => Number(p.page))).toEqual(pages.map((_, i) => i + 1));
-  const total = Number((await fetch(`${simulator.musicBaseUrl}/2.0/?method=artist.search&q=a&limit=1`, { headers: { authorization: `Bearer ${simulator.apiKey}` } }).then((r) => r.json()) as { data: { total: number } }).data.total);
+  const total = await artistSearchTotal(simulator, 'a');
   const { rows } = await database.pool.query<{ n: string }>(`select count(*) as n from records where kind = 'artist'`);
   expect(Number(rows[0]!.n)).toBe(total);
 }

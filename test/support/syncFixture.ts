@@ -40,3 +40,9 @@ export function configFor(simulator: Simulator, jobs: ConfigInput['jobs'], extra
 export function queryOf(config: Config, job: string, index = 0): ResolvedQuery {
   return resolveQuery(config, findJob(config, job), index);
 }
+
+/** How many artists the simulator's `artist.search` finds for `q`: what a complete sync must store. */
+export async function artistSearchTotal(simulator: Simulator, q: string): Promise<number> {
+  const response = await fetch(`${simulator.musicBaseUrl}/2.0/?method=artist.search&q=${encodeURIComponent(q)}&limit=1`, { headers: { authorization: `Bearer ${simulator.apiKey}` } });
+  return ((await response.json()) as { data: { total: number } }).data.total;
+}
