@@ -22,6 +22,9 @@ export interface SyncJobResult {
 /** BullMQ's reason for failing a job whose worker stopped renewing its lock too many times. */
 const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 
+/** A job's progress (pages, records) is written to Redis at most this often: status needs no more, and a run of one page none. */
+const PROGRESS_INTERVAL_MS = 1_000;
+
 /** Delay before a "queue one" run looks again whether the previous run has ended. */
 const OVERLAP_RECHECK_MS = 5_000;
 
@@ -128,6 +131,7 @@ export class SyncWorker {
     }
     const attempts = job.opts.attempts ?? 1;
     const metrics = this.runtime.metrics;
+    let progressAt = performance.now();
     const summary = await syncQuery(
       query,
       {
@@ -150,6 +154,8 @@ export class SyncWorker {
         isFinalAttempt: (error) => !isRetryable(error as Error) || job.attemptsMade + 1 >= attempts,
         onPage: (progress) => {
           metrics?.pageStored(query.sourceName, query.records.kind, progress.pageCounts);
+          if (performance.now() - progressAt < PROGRESS_INTERVAL_MS) return;
+          progressAt = performance.now();
           return job.updateProgress({ pages: progress.pages, records: progress.records, expectedTotal: progress.expectedTotal ?? null });
         },
         onRetry: (error) => metrics?.retried(query.sourceName, error.kind),

@@ -13,16 +13,22 @@ export interface DeliveryAttempt {
   gone: boolean;
 }
 
-/** One POST of a notice; 2xx is delivered, everything else (3xx included, never followed) is not. */
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * One POST of a notice; 2xx is delivered, everything else (3xx included, never followed) is not.
+ * The timeout is undici's own, per phase: no answer within `timeoutMs`, or a body that stalls as long.
+ */
 export async function postNotice(webhook: WebhookConfig, id: string, body: string): Promise<DeliveryAttempt> {
-  const url = new URL(`${webhook.baseUrl.replace(/\/+$/, '')}/${webhook.uuid}`);
+  const url = `${webhook.baseUrl.replace(/\/+$/, '')}/${webhook.uuid}`;
   const started = performance.now();
   try {
     const response = await request(url, {
       method: 'POST',
       headers: webhookHeaders(id, body, webhook.secret),
       body,
-      signal: AbortSignal.timeout(webhook.timeoutMs),
+      headersTimeout: webhook.timeoutMs,
+      bodyTimeout: webhook.timeoutMs,
     });
     await response.body.dump();
     const delivered = response.statusCode >= 200 && response.statusCode < 300;
@@ -35,8 +41,8 @@ export async function postNotice(webhook: WebhookConfig, id: string, body: strin
       gone: response.statusCode === 410,
     };
   } catch (error) {
-    const name = (error as Error).name;
-    const message = name === 'TimeoutError' || name === 'AbortError' ? `no response within ${webhook.timeoutMs} ms` : (error as Error).message;
+    const code = (error as { code?: unknown }).code;
+    const message = typeof code === 'string' && TIMEOUT_CODES.has(code) ? `no response within ${webhook.timeoutMs} ms` : (error as Error).message;
     return { delivered: false, httpStatus: null, latencyMs: Math.round(performance.now() - started), error: message, retryAfterMs: undefined, gone: false };
   }
 }

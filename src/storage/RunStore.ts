@@ -1,6 +1,6 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type pg from 'pg';
-import type { Database } from './database.js';
+import { poolOf, type Database } from './database.js';
 import { countsOf, recordUpsertCtes, serialiseRecords, type RecordCounts } from './RecordStore.js';
 import { incrementalCursors, syncRuns } from './schema.js';
 
@@ -36,6 +36,8 @@ export interface RunState {
   finishedAt: Date | null;
   errorKind: string | null;
   error: string | null;
+  /** The row version (xmin) this state was read or written as; a write fenced on it fails if the row moved since. */
+  version: string;
 }
 
 /** A fetched page ready to store: the envelope as received and its selected records. */
@@ -93,16 +95,22 @@ function storePageSql(prefilter: boolean): string {
           cursor_value = $9::text, updated_at = now()
       from counts
       where s.id in (select id from claim)
-      returning s.id
+      returning s.id, s.xmin::text as version
     ),
     envelope as (
       insert into envelopes (run_id, page_seq, request_url, status, message, data, bytes, content_hash)
       select id, $2::int + 1, $10::text, $11::text, $12::text, ($13::text::jsonb) -> 'data', $14::int, $15::text from run
     )
-    select (select count(*) from run)::int as claimed, inserted, updated from counts`;
+    select (select version from run) as version, inserted, updated from counts`;
 }
 
-const STORE_PAGE = { prefiltered: { name: 'feedsync_store_page_v1', text: storePageSql(true) }, direct: { name: 'feedsync_store_page_direct_v1', text: storePageSql(false) } };
+const STORE_PAGE = { prefiltered: { name: 'feedsync_store_page_v2', text: storePageSql(true) }, direct: { name: 'feedsync_store_page_direct_v2', text: storePageSql(false) } };
+
+/** What storing a page did: its records' counts, and the run row's new version. */
+export interface StoredPage {
+  counts: RecordCounts;
+  version: string;
+}
 
 /** Runs whose pages are remembered (whether the last one held unchanged records) at most; past it the memory starts again. */
 const REMEMBERED_RUNS = 10_000;
@@ -128,10 +136,11 @@ interface RunRecord {
   finished_at: Date | null;
   error_kind: string | null;
   error: string | null;
+  version: string;
 }
 
 const RUN_COLUMNS =
-  'id, run_key, job, source, query_index, query_key, query, attempt, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error';
+  'id, run_key, job, source, query_index, query_key, query, attempt, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
 
 function stateOf(row: RunRecord): RunState {
   return {
@@ -152,6 +161,7 @@ function stateOf(row: RunRecord): RunState {
     finishedAt: row.finished_at,
     errorKind: row.error_kind,
     error: row.error,
+    version: row.version,
   };
 }
 
@@ -169,7 +179,7 @@ const STALE_RUN_MS = 15 * 60_000;
 /** How often finish reads and writes again when the run row changed in between. */
 const FINISH_ATTEMPTS = 5;
 
-const FINISH_READ = `select ${RUN_COLUMNS}, xmin::text as version, now() as now from sync_runs where id = $1::uuid`;
+const FINISH_READ = `select ${RUN_COLUMNS}, now() as now from sync_runs where id = $1::uuid`;
 
 /**
  * finish's write: $1 run id, $2 the row version read, $3 status, $4 finish time, $5 stop reason,
@@ -202,9 +212,7 @@ export class RunStore {
   private readonly lastPageHadUnchanged = new Map<string, boolean>();
 
   constructor(private readonly db: Database) {
-    const client = (db as Database & { $client?: Partial<Pick<pg.Pool, 'query'>> }).$client;
-    if (typeof client?.query !== 'function') throw new Error('RunStore needs a Drizzle database over a pg Pool or Client');
-    this.pool = client as Pick<pg.Pool, 'query'>;
+    this.pool = poolOf(db);
   }
 
   /**
@@ -222,7 +230,7 @@ export class RunStore {
       JSON.stringify(identity.query),
       identity.scheduledFor ?? null,
     ];
-    const { rows } = await this.pool.query<RunRecord>({ name: 'feedsync_claim_v1', text: CLAIM, values });
+    const { rows } = await this.pool.query<RunRecord>({ name: 'feedsync_claim_v2', text: CLAIM, values });
     if (rows[0]) return stateOf(rows[0]);
     const existing = await this.findByKey(identity.runKey);
     if (!existing) throw new Error(`run ${identity.runKey} vanished while being claimed`);
@@ -269,7 +277,7 @@ export class RunStore {
    * upserts the records, moves the checkpoint and counters, and inserts the envelope, each write
    * depending on that lock. A run that moved on elsewhere gets nothing written.
    */
-  async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<RecordCounts> {
+  async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<StoredPage> {
     const records = serialiseRecords(page.keys, page.items);
     const values = [
       runId,
@@ -291,55 +299,62 @@ export class RunStore {
     // A page is taken to be like the run's previous one: after a page of only new or changed
     // records (a first sync), the lookup of unchanged ones is skipped; both ways store the same.
     const statement = this.lastPageHadUnchanged.get(runId) === false ? STORE_PAGE.direct : STORE_PAGE.prefiltered;
-    const { rows } = await this.pool.query<{ claimed: number; inserted: number; updated: number }>({ ...statement, values });
+    const { rows } = await this.pool.query<{ version: string | null; inserted: number; updated: number }>({ ...statement, values });
     const row = rows[0];
-    if (!row || Number(row.claimed) === 0) throw new RunTakenOverError(`run ${runId} moved past page ${pagesBefore} in another process`);
+    if (!row?.version) throw new RunTakenOverError(`run ${runId} moved past page ${pagesBefore} in another process`);
     const counts = countsOf(records.keys.length, row);
     if (this.lastPageHadUnchanged.size >= REMEMBERED_RUNS) this.lastPageHadUnchanged.clear();
     if (records.keys.length > 0) this.lastPageHadUnchanged.set(runId, counts.unchanged > 0);
-    return counts;
+    return { counts, version: row.version };
   }
 
   /**
-   * Records the final status, the incremental cursor and the outbox notice together.
+   * Records the final status, the incremental cursor and the outbox notice together, in one
+   * statement that only writes if the run row is still the version the notice was made from.
    *
-   * Two round trips and no explicit transaction: the run is read (with the database's clock,
-   * which becomes its finish time), the notice is made from the finished state, and one
-   * statement writes the status, the cursor and the notice, on condition that the row is still
-   * the version read (its xmin); if it moved in between, the whole step is done again.
+   * A caller that holds the run's current state (the process that ran it) passes it as `known`:
+   * the notice is made from it and written in one round trip, with this machine's clock as the
+   * finish time. Otherwise, or if the row moved since, the run is read (with the database's
+   * clock as the finish time) and the write fenced on the version read, until one holds.
    */
-  async finish(runId: string, outcome: RunOutcome, notice: (run: RunState) => NoticeToQueue | undefined): Promise<RunState> {
+  async finish(runId: string, outcome: RunOutcome, notice: (run: RunState) => NoticeToQueue | undefined, known?: RunState): Promise<RunState> {
     this.lastPageHadUnchanged.delete(runId);
+    if (known?.id === runId) {
+      const run = finishedState(known, outcome, new Date());
+      if (await this.writeFinish(run, known.version, outcome, notice(run))) return run;
+    }
     for (let attempt = 1; ; attempt++) {
-      const { rows } = await this.pool.query<RunRecord & { version: string; now: Date }>({ name: 'feedsync_finish_read_v1', text: FINISH_READ, values: [runId] });
+      const { rows } = await this.pool.query<RunRecord & { now: Date }>({ name: 'feedsync_finish_read_v2', text: FINISH_READ, values: [runId] });
       const read = rows[0];
       if (!read) throw new Error(`run ${runId} does not exist`);
-      const run: RunState = {
-        ...stateOf(read),
-        status: outcome.status,
-        finishedAt: read.now,
-        errorKind: outcome.errorKind ?? null,
-        error: outcome.error ?? null,
-      };
-      const cursor = outcome.status === 'succeeded' ? outcome.cursor : undefined;
-      const queued = notice(run);
-      const values = [
-        runId,
-        read.version,
-        outcome.status,
-        read.now,
-        outcome.stopReason ?? null,
-        outcome.errorKind ?? null,
-        outcome.error ?? null,
-        cursor?.field ?? null,
-        cursor?.value ?? null,
-        queued?.id ?? null,
-        queued?.type ?? null,
-        queued?.body ?? null,
-      ];
-      const written = await this.pool.query<{ finished: number }>({ name: 'feedsync_finish_write_v1', text: FINISH_WRITE, values });
-      if (Number(written.rows[0]?.finished) === 1) return run;
+      const run = finishedState(stateOf(read), outcome, read.now);
+      if (await this.writeFinish(run, read.version, outcome, notice(run))) return run;
       if (attempt >= FINISH_ATTEMPTS) throw new Error(`run ${runId} kept changing while being finished`);
     }
   }
+
+  /** FINISH_WRITE for a finished state; false when the row is no longer at `version`. */
+  private async writeFinish(run: RunState, version: string, outcome: RunOutcome, queued: NoticeToQueue | undefined): Promise<boolean> {
+    const cursor = outcome.status === 'succeeded' ? outcome.cursor : undefined;
+    const values = [
+      run.id,
+      version,
+      outcome.status,
+      run.finishedAt,
+      outcome.stopReason ?? null,
+      outcome.errorKind ?? null,
+      outcome.error ?? null,
+      cursor?.field ?? null,
+      cursor?.value ?? null,
+      queued?.id ?? null,
+      queued?.type ?? null,
+      queued?.body ?? null,
+    ];
+    const written = await this.pool.query<{ finished: number }>({ name: 'feedsync_finish_write_v1', text: FINISH_WRITE, values });
+    return Number(written.rows[0]?.finished) === 1;
+  }
+}
+
+function finishedState(run: RunState, outcome: RunOutcome, finishedAt: Date): RunState {
+  return { ...run, status: outcome.status, finishedAt, errorKind: outcome.errorKind ?? null, error: outcome.error ?? null };
 }

@@ -26,6 +26,17 @@ export function openStorage(databaseUrl: string, options: { max?: number } = {})
   return { pool, db, close: () => pool.end() };
 }
 
+/**
+ * The pg pool under a Drizzle handle, for statements kept as explicit SQL and prepared once per
+ * connection (named): the hot paths, where Drizzle's query building and Postgres's re-planning
+ * of unnamed statements cost more than the statement itself.
+ */
+export function poolOf(db: Database): Pick<pg.Pool, 'query'> {
+  const client = (db as Database & { $client?: Partial<Pick<pg.Pool, 'query'>> }).$client;
+  if (typeof client?.query !== 'function') throw new Error('a Drizzle database over a pg Pool or Client is needed');
+  return client as Pick<pg.Pool, 'query'>;
+}
+
 /** Applies pending migrations; an advisory lock makes workers starting together take turns. */
 export async function migrateDatabase(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-migrate' });

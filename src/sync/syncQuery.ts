@@ -91,7 +91,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   if (run.pages > 0 && run.queryKey !== query.queryKey) {
     // The config changed under a half-done run: its checkpoint belongs to another query.
     const error = new QueryChangedError(`the query of this run changed in the config after page ${run.pages}; start a new run`);
-    await store.finish(run.id, { status: 'failed', errorKind: 'query_changed', error: error.message }, (finished) => (options.notify ? completionNotice(finished) : undefined));
+    await store.finish(run.id, { status: 'failed', errorKind: 'query_changed', error: error.message }, (finished) => (options.notify ? completionNotice(finished) : undefined), run);
     log.error({ err: { kind: 'query_changed', message: error.message } }, 'run failed');
     return { runId: run.id, status: 'failed', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0, error };
   }
@@ -110,6 +110,9 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   let pages = run.pages;
   const counts: RecordCounts = { ...run.counts };
   let cursorValue = run.cursorValue;
+  let version = run.version;
+  /** The run as it stands in storage after the pages stored here: what its notice reports. */
+  const current = () => ({ ...run, pages, counts: { ...counts }, cursorValue, version });
   let stopReason: StopReason | undefined;
   if (pages > 0) log.info({ page: pages }, 'resuming after the last stored page');
 
@@ -146,7 +149,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
         prefetched = fetchAt(advance.position, pages + 2);
         prefetched.catch(() => undefined);
       }
-      const pageCounts = await store.storePage(
+      const stored = await store.storePage(
         run.id,
         pages,
         {
@@ -164,6 +167,8 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
         },
         query.sourceName,
       );
+      const pageCounts = stored.counts;
+      version = stored.version;
       pages += 1;
       counts.new += pageCounts.new;
       counts.updated += pageCounts.updated;
@@ -187,14 +192,14 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     const kind = failure instanceof UpstreamError ? failure.kind : database ? `database_${database.code}` : failure.name;
     // Drizzle's own message quotes every parameter (a whole page): keep the database's reason only.
     const message = (database ? `database: ${database.message}` : failure.message).slice(0, MAX_ERROR_CHARS);
-    await store.finish(run.id, { status: 'failed', errorKind: kind, error: message }, (finished) => (final && options.notify ? completionNotice(finished) : undefined));
+    await store.finish(run.id, { status: 'failed', errorKind: kind, error: message }, (finished) => (final && options.notify ? completionNotice(finished) : undefined), current());
     log.error({ err: { kind, message }, pages, ...counts, final }, 'run failed');
     return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
   } finally {
-    ended.abort();
+    if (prefetched) ended.abort();
   }
   const cursor = query.incremental && cursorValue !== null ? { field: query.incremental.field, value: cursorValue } : undefined;
-  await store.finish(run.id, { status: 'succeeded', stopReason, cursor }, (finished) => (options.notify ? completionNotice(finished) : undefined));
+  await store.finish(run.id, { status: 'succeeded', stopReason, cursor }, (finished) => (options.notify ? completionNotice(finished) : undefined), current());
   const durationMs = performance.now() - started;
   log.info({ pages, ...counts, stopReason, durationMs: Math.round(durationMs) }, 'run succeeded');
   return { runId: run.id, status: 'succeeded', attempt: run.attempt, pages, counts, durationMs, stopReason };

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { enqueueRuns, type EnqueuedRun } from '../../src/jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';
+import { cpuBetween, cpuSnapshot, type CpuSeconds } from './processCpu.js';
 import { waitForNotices } from './webhookNotices.js';
 import { startWorkerChild, type WorkerMemory } from './workerChild.js';
 
@@ -9,6 +10,8 @@ export interface RunsToMeasure {
   configTree: unknown;
   webhookUuid: string;
   webhookBaseUrl: string;
+  /** The simulator's process, whose CPU time is counted. */
+  simulatorPid: number;
   redisUrl: string;
   databaseUrl: string;
   /** Jobs to enqueue ("sync now"), every query of each. */
@@ -33,6 +36,8 @@ export interface MeasuredRuns {
   pagesPerS: number;
   runsPerS: number;
   memory: WorkerMemory;
+  /** CPU seconds each process spent over the measured time. */
+  cpu: CpuSeconds;
 }
 
 interface RunRow {
@@ -56,12 +61,14 @@ export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns>
   const queues = openQueues(connection, config.worker);
   let memory: WorkerMemory | undefined;
   try {
+    const cpuBefore = cpuSnapshot({ worker: worker.pid, simulator: options.simulatorPid });
     const startedAt = Date.now();
     const runs: EnqueuedRun[] = [];
     for (const job of options.jobs) runs.push(...(await enqueueRuns(config, queues, job)));
     const runIds = runs.map((run) => run.runId);
     const notices = await waitForNotices(options.webhookBaseUrl, options.webhookUuid, runIds, options.timeoutMs, options.pollMs);
     const seconds = (Math.max(...notices.map((notice) => notice.receivedAtMs)) - startedAt) / 1000;
+    const cpu = cpuBetween(cpuBefore, cpuSnapshot({ worker: worker.pid, simulator: options.simulatorPid }));
     memory = await worker.stop();
 
     const failed = notices.filter((notice) => notice.type !== 'sync.succeeded');
@@ -88,6 +95,7 @@ export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns>
       pagesPerS: pages / seconds,
       runsPerS: runs.length / seconds,
       memory,
+      cpu,
     };
   } finally {
     if (!memory) await worker.stop().catch(() => undefined);

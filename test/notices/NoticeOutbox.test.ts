@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WebhookConfig } from '../../src/config/schema.js';
+import { completionNotice } from '../../src/notices/completionNotice.js';
+import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
+import { RunStore } from '../../src/storage/RunStore.js';
+import { capturingLogger } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+let database: TestDatabase;
+let server: Server;
+let baseUrl: string;
+let received: Received[] = [];
+let answer: (response: ServerResponse) => void = (response) => response.end();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString() });
+      answer(response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterEach(() => {
+  received = [];
+  answer = (response) => response.end();
+  server.closeAllConnections();
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await database.drop();
+});
+
+function webhook(overrides: Partial<WebhookConfig> = {}): WebhookConfig {
+  return { baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...overrides };
+}
+
+/** A finished run with its notice in the outbox, as the sync pipeline leaves it. */
+async function queuedNotice(): Promise<{ id: string; body: string }> {
+  const store = new RunStore(database.db);
+  const run = await store.claim({ runKey: `outbox-test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
+  let queued: { id: string; body: string } | undefined;
+  await store.finish(run.id, { status: 'succeeded' }, (finished) => (queued = completionNotice(finished)));
+  return queued!;
+}
+
+const noticeRow = (id: string) =>
+  database.pool
+    .query<{ state: string; attempts: number; retry_in_ms: number; delivered: boolean }>(
+      `select state, attempts, extract(epoch from next_attempt_at - now()) * 1000 as retry_in_ms, delivered_at is not null as delivered from notices where id = $1`,
+      [id],
+    )
+    .then((result) => ({ ...result.rows[0]!, retry_in_ms: Number(result.rows[0]!.retry_in_ms) }));
+const attemptRows = (id: string) =>
+  database.pool.query<{ http_status: number | null; error: string | null }>('select http_status, error from notice_attempts where notice_id = $1 order by id', [id]).then((result) => result.rows);
+
+describe('NoticeOutbox.deliver', () => {
+  it('posts the stored body under its webhook-id, records the attempt and marks the notice delivered', async () => {
+    const notice = await queuedNotice();
+    const result = await new NoticeOutbox(database.db, webhook(), capturingLogger().logger).deliver(notice.id);
+
+    expect(result?.state).toBe('delivered');
+    expect(received).toHaveLength(1);
+    expect(received[0]!.body).toBe(notice.body);
+    expect(received[0]!.headers['webhook-id']).toBe(notice.id);
+    expect(await noticeRow(notice.id)).toMatchObject({ state: 'delivered', attempts: 1, delivered: true });
+    expect(await attemptRows(notice.id)).toEqual([{ http_status: 200, error: null }]);
+  });
+
+  it('leases a notice to one sender: a second delivery while the first is in flight does nothing', async () => {
+    const notice = await queuedNotice();
+    answer = (response) => setTimeout(() => response.end(), 200);
+    const outbox = new NoticeOutbox(database.db, webhook(), capturingLogger().logger);
+
+    const [first, second] = await Promise.all([outbox.deliver(notice.id), new Promise((resolve) => setTimeout(resolve, 50)).then(() => outbox.deliver(notice.id))]);
+
+    expect(first?.state).toBe('delivered');
+    expect(second).toBeUndefined();
+    expect(received).toHaveLength(1);
+  });
+
+  it("schedules the next attempt after the receiver's Retry-After", async () => {
+    const notice = await queuedNotice();
+    answer = (response) => response.writeHead(503, { 'retry-after': '7' }).end();
+
+    const result = await new NoticeOutbox(database.db, webhook(), capturingLogger().logger).deliver(notice.id);
+
+    expect(result?.state).toBe('pending');
+    const row = await noticeRow(notice.id);
+    expect(row).toMatchObject({ state: 'pending', attempts: 1, delivered: false });
+    expect(row.retry_in_ms).toBeGreaterThan(6_000);
+    expect(row.retry_in_ms).toBeLessThan(7_500);
+    expect(await attemptRows(notice.id)).toEqual([{ http_status: 503, error: 'HTTP 503' }]);
+  });
+
+  it('records a receiver that does not answer within the timeout as a failed attempt', async () => {
+    const notice = await queuedNotice();
+    answer = () => undefined;
+
+    const result = await new NoticeOutbox(database.db, webhook({ timeoutMs: 200 }), capturingLogger().logger).deliver(notice.id);
+
+    expect(result?.state).toBe('pending');
+    expect(await attemptRows(notice.id)).toEqual([{ http_status: null, error: 'no response within 200 ms' }]);
+  });
+
+  it('gives up on a receiver that answers 410 Gone, and logs it as an error', async () => {
+    const notice = await queuedNotice();
+    answer = (response) => response.writeHead(410).end();
+    const { logger, lines } = capturingLogger();
+
+    const result = await new NoticeOutbox(database.db, webhook(), logger).deliver(notice.id);
+
+    expect(result?.state).toBe('exhausted');
+    expect(await noticeRow(notice.id)).toMatchObject({ state: 'exhausted', attempts: 1 });
+    expect(lines.some((line) => line.includes('notice exhausted') && line.includes(notice.id))).toBe(true);
+  });
+});
