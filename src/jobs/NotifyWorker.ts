@@ -1,16 +1,17 @@
-import { DelayedError, Worker, type Job } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NoticeOutbox } from '../notices/NoticeOutbox.js';
 import type { Logger } from '../observability/logger.js';
-import { NOTIFY_QUEUE, queueNotice, type NotifyJobData, type Queues } from './queues.js';
+import { NOTIFY_QUEUE, queueOutboxDrain, type NotifyJobData, type Queues } from './queues.js';
 
-/** How often the outbox is swept for notices whose queue job was lost (crash between commit and enqueue). */
+/** How often a drain is queued regardless (a signal lost in a crash between commit and enqueue, a lease expired). */
 const SWEEP_INTERVAL_MS = 30_000;
 const OUTBOX_RETRY_MS = 5_000;
 
 /**
- * Delivers completion notices from the outbox, one job per notice. A failed attempt re-delays the
- * same job until the notice's next attempt time; the notice row, not Redis, is the truth.
+ * Works the notify queue: each job drains the outbox, delivering every due notice in batches,
+ * then queues a wake-up for the earliest notice still pending (a retry). The notice rows, not
+ * Redis, are the truth: a lost job costs at most a sweep interval.
  */
 export class NotifyWorker {
   private readonly worker: Worker<NotifyJobData>;
@@ -23,7 +24,8 @@ export class NotifyWorker {
     private readonly logger: Logger,
     private readonly sweepIntervalMs = SWEEP_INTERVAL_MS,
   ) {
-    this.worker = new Worker<NotifyJobData>(NOTIFY_QUEUE, (job, token) => this.process(job, token), { connection, prefix: queues.prefix, concurrency: 4, autorun: false });
+    // Two at once: the drain asked for now, and a retry wake-up; leases keep them apart.
+    this.worker = new Worker<NotifyJobData>(NOTIFY_QUEUE, () => this.drain(), { connection, prefix: queues.prefix, concurrency: 2, autorun: false });
     this.worker.on('error', (error) => logger.error({ err: error }, 'notify worker error'));
   }
 
@@ -42,31 +44,27 @@ export class NotifyWorker {
     await this.worker.close();
   }
 
-  /** Queues every pending notice that is due; job ids dedupe those already queued. */
-  async sweep(): Promise<number> {
+  /** Queues a drain; failures are logged and left to the next sweep. */
+  async sweep(): Promise<void> {
     try {
-      const due = await this.outbox.due();
-      for (const id of due) await queueNotice(this.queues, id);
-      return due.length;
+      await queueOutboxDrain(this.queues);
     } catch (error) {
       this.logger.warn({ err: { message: (error as Error).message } }, 'outbox sweep failed; will try again');
-      return 0;
     }
   }
 
-  private async process(job: Job<NotifyJobData>, token: string | undefined): Promise<string> {
+  private async drain(): Promise<number> {
     let waitMs: number | undefined;
+    let delivered = 0;
     try {
-      const result = await this.outbox.deliver(job.data.noticeId);
-      if (result && result.state !== 'pending') return result.state;
-      waitMs = await this.outbox.nextDueInMs(job.data.noticeId);
-      if (waitMs === undefined) return 'not pending';
+      delivered = (await this.outbox.deliverDue()).length;
+      waitMs = await this.outbox.nextDueInMs();
     } catch (error) {
-      // The outbox is unreachable (Postgres restarting): keep the job and look again shortly.
-      this.logger.warn({ noticeId: job.data.noticeId, err: { message: (error as Error).message } }, 'notice delivery deferred: outbox unreachable');
+      // The outbox is unreachable (Postgres restarting): look again shortly.
+      this.logger.warn({ err: { message: (error as Error).message } }, 'notice delivery deferred: outbox unreachable');
       waitMs = OUTBOX_RETRY_MS;
     }
-    await job.moveToDelayed(Date.now() + waitMs, token);
-    throw new DelayedError();
+    if (waitMs !== undefined) await queueOutboxDrain(this.queues, waitMs);
+    return delivered;
   }
 }

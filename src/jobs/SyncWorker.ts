@@ -2,14 +2,14 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import { UpstreamError } from '../http/UpstreamError.js';
-import { completionNotice, noticeIdFor } from '../notices/completionNotice.js';
+import { completionNotice } from '../notices/completionNotice.js';
 import { hasNotice } from '../storage/runReports.js';
 import { WindowStuckError } from '../paging/Paginator.js';
 import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
 import type { Runtime } from '../runtime/openRuntime.js';
 import { RunTakenOverError } from '../storage/RunStore.js';
 import { QueryChangedError, SyncInterruptedError, syncQuery, type RunSummary } from '../sync/syncQuery.js';
-import { queueNotice, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
+import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
 
 /** What a sync job returns to BullMQ: small, it is kept in Redis with the job. */
 export interface SyncJobResult {
@@ -103,10 +103,10 @@ export class SyncWorker {
       const run = await store.findByKey(job.data.runKey);
       if (!run || run.status === 'succeeded') return;
       if (run.status === 'failed' && (!outbox || (await hasNotice(storage.db, run.id)))) return;
-      const finished = await store.finish(run.id, { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message }, (ended) =>
+      await store.finish(run.id, { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message }, (ended) =>
         outbox ? completionNotice(ended) : undefined,
       );
-      if (outbox) await queueNotice(this.queues, noticeIdFor(finished.id));
+      if (outbox) await queueOutboxDrain(this.queues);
       this.runtime.metrics?.runEnded(job.data.job, 'failed');
       logger.error({ runId: run.id, runKey: run.runKey, err: { message: error.message } }, 'run abandoned by its job; recorded as failed');
     } catch (closeError) {
@@ -172,12 +172,12 @@ export class SyncWorker {
       }
       const final = !isRetryable(error) || job.attemptsMade + 1 >= attempts;
       metrics?.runEnded(data.job, final ? 'failed' : 'retrying');
-      if (final && this.runtime.outbox) await queueNotice(this.queues, noticeIdFor(summary.runId));
+      if (final && this.runtime.outbox) await queueOutboxDrain(this.queues);
       if (!isRetryable(error)) throw new UnrecoverableError(error.message);
       throw error;
     }
     metrics?.runEnded(data.job, summary.status);
-    if (summary.status === 'succeeded' && this.runtime.outbox) await queueNotice(this.queues, noticeIdFor(summary.runId));
+    if (summary.status === 'succeeded' && this.runtime.outbox) await queueOutboxDrain(this.queues);
     return result;
   }
 }

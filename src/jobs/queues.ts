@@ -19,9 +19,8 @@ export interface SyncJobData {
   scheduledFor?: string;
 }
 
-export interface NotifyJobData {
-  noticeId: string;
-}
+/** The notify queue's one kind of job: deliver every notice of the outbox that is due. */
+export type NotifyJobData = Record<string, never>;
 
 /**
  * Workers block on Redis and must retry forever (`maxRetriesPerRequest: null`); producers
@@ -49,9 +48,8 @@ export function syncJobOptions(worker: WorkerConfig): JobsOptions {
 }
 
 export function notifyJobOptions(): JobsOptions {
-  // Delivery retries follow the outbox's own schedule (delayed re-runs), not BullMQ attempts. A
-  // finished job is removed so that the notice id can be queued again (redeliver, sweeper); the
-  // outbox row keeps every attempt.
+  // Delivery retries follow the outbox's own schedule (delayed drains), not BullMQ attempts. A
+  // finished drain is removed; the outbox rows keep every attempt.
   return { attempts: 1, removeOnComplete: true, removeOnFail: true };
 }
 
@@ -80,7 +78,20 @@ export function openQueues(connection: ConnectionOptions, worker: WorkerConfig):
   };
 }
 
-/** Queues a notice for delivery; the notice id as job id keeps one job per notice. */
-export async function queueNotice(queues: Pick<Queues, 'notify'>, noticeId: string, delayMs = 0): Promise<void> {
-  await queues.notify.add('deliver', { noticeId }, { jobId: noticeId, delay: delayMs });
+/**
+ * Asks the notify queue to deliver what is due in the outbox: now, or after `delayMs` (a retry's
+ * wake-up). Notices are not jobs of their own: a drain delivers them in batches.
+ *
+ * Drains asked for now share one deduplication id, kept only while one waits: asking again while
+ * a drain is active queues exactly one more after it (BullMQ's keepLastIfActive), so a notice
+ * committed during a drain is never missed and drains never run side by side. Wake-ups get one
+ * job per second they fall in, however many notices are due then.
+ */
+export async function queueOutboxDrain(queues: Pick<Queues, 'notify'>, delayMs = 0): Promise<void> {
+  if (delayMs <= 0) {
+    await queues.notify.add('drain', {}, { deduplication: { id: 'drain', keepLastIfActive: true } });
+    return;
+  }
+  const at = Math.ceil((Date.now() + delayMs) / 1000) * 1000;
+  await queues.notify.add('drain', {}, { jobId: `drain-at-${at}`, delay: Math.max(0, at - Date.now()) });
 }

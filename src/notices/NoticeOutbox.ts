@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { WebhookConfig } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type pg from 'pg';
@@ -26,14 +26,27 @@ export interface DeliveryResult {
   attempt: DeliveryAttempt;
 }
 
-/** How long a sender holds a notice before another may try it: longer than any attempt. */
+/** Added to the longest an attempt can take (headers, then body, each within the timeout). */
 const LEASE_MARGIN_MS = 10_000;
 const MIN_RETRY_AFTER_MS = 1_000;
 
-/** LEASE: $1 notice id, $2 lease in ms. Takes a pending notice that is due, for one attempt. */
-const LEASE = `update notices set next_attempt_at = now() + $2::int * interval '1 millisecond'
+const LEASED_COLUMNS = 'id, run_id, body, attempts, created_at';
+
+/** LEASE_ONE: $1 notice id, $2 lease in ms. Takes this notice, if pending and due, for one attempt. */
+const LEASE_ONE = `update notices set next_attempt_at = now() + $2::int * interval '1 millisecond'
     where id = $1::text and state = 'pending' and next_attempt_at <= now()
-    returning id, run_id, body, attempts, created_at`;
+    returning ${LEASED_COLUMNS}`;
+
+/**
+ * LEASE_DUE: $1 how many, $2 lease in ms. Takes the oldest due notices for one attempt each;
+ * rows another sender is leasing at this moment are skipped, not waited for.
+ */
+const LEASE_DUE = `update notices set next_attempt_at = now() + $2::int * interval '1 millisecond'
+    where id in (
+      select id from notices where state = 'pending' and next_attempt_at <= now()
+      order by next_attempt_at limit $1::int for update skip locked
+    )
+    returning ${LEASED_COLUMNS}`;
 
 interface LeasedNotice {
   id: string;
@@ -44,21 +57,28 @@ interface LeasedNotice {
 }
 
 /**
- * RECORD_ATTEMPT: $1 notice id, $2 HTTP status, $3 latency, $4 error, $5 new state, $6 attempts,
- * $7 ms to the next attempt. The attempt and the notice's new state in one statement.
+ * RECORD_ATTEMPTS: one array per column, one element per attempt: $1 notice ids, $2 HTTP
+ * statuses, $3 latencies, $4 errors, $5 new states, $6 attempt counts, $7 ms to the next
+ * attempt. The attempts and the notices' new states in one statement.
  */
-const RECORD_ATTEMPT = `with attempt as (
-      insert into notice_attempts (notice_id, http_status, latency_ms, error) values ($1::text, $2::int, $3::int, $4::text)
+const RECORD_ATTEMPTS = `with attempt as (
+      select * from unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[])
+        as t(notice_id, http_status, latency_ms, error, state, attempts, delay_ms)
+    ),
+    recorded as (
+      insert into notice_attempts (notice_id, http_status, latency_ms, error)
+      select notice_id, http_status, latency_ms, error from attempt
     )
-    update notices set state = $5::text, attempts = $6::int, last_error = $4::text,
-      delivered_at = case when $5::text = 'delivered' then now() end,
-      next_attempt_at = now() + $7::int * interval '1 millisecond'
-    where id = $1::text`;
+    update notices n set state = a.state, attempts = a.attempts, last_error = a.error,
+      delivered_at = case when a.state = 'delivered' then now() end,
+      next_attempt_at = now() + a.delay_ms * interval '1 millisecond'
+    from attempt a where n.id = a.notice_id`;
 
 /**
- * The outbox of completion notices. Delivery leases a due notice, posts it, records the
- * attempt, and schedules the next one (jittered; Retry-After honoured) until delivered or too
- * old. A failed delivery never touches the run it reports.
+ * The outbox of completion notices. Delivery leases due notices, posts them (up to
+ * `webhook.concurrency` at once), records every attempt, and schedules each one's next attempt
+ * (jittered; Retry-After honoured) until delivered or too old. A failed delivery never touches
+ * the run it reports.
  */
 export class NoticeOutbox {
   private readonly pool: Pick<pg.Pool, 'query'>;
@@ -75,46 +95,72 @@ export class NoticeOutbox {
 
   /** Delivers one notice if it is pending and due; undefined when it is not (or leased elsewhere). */
   async deliver(id: string): Promise<DeliveryResult | undefined> {
-    const leaseMs = this.webhook.timeoutMs + LEASE_MARGIN_MS;
-    const { rows } = await this.pool.query<LeasedNotice>({ name: 'feedsync_notice_lease_v1', text: LEASE, values: [id, leaseMs] });
-    const leased = rows[0];
-    if (!leased) return undefined;
-    const attempt = await postNotice(this.webhook, leased.id, leased.body);
-    const attempts = leased.attempts + 1;
-    const ageMs = Date.now() - leased.created_at.getTime();
+    const { rows } = await this.pool.query<LeasedNotice>({ name: 'feedsync_notice_lease_one_v1', text: LEASE_ONE, values: [id, this.leaseMs()] });
+    const [result] = await this.attempt(rows);
+    return result;
+  }
+
+  /**
+   * Delivers every notice that is due, `webhook.concurrency` at a time, until none is left; a
+   * batch costs two statements however many notices it holds. Returns what each attempt did.
+   */
+  async deliverDue(): Promise<DeliveryResult[]> {
+    const results: DeliveryResult[] = [];
+    for (;;) {
+      const batch = this.webhook.concurrency;
+      const { rows } = await this.pool.query<LeasedNotice>({ name: 'feedsync_notice_lease_due_v1', text: LEASE_DUE, values: [batch, this.leaseMs()] });
+      results.push(...(await this.attempt(rows)));
+      if (rows.length < batch) return results;
+    }
+  }
+
+  /** Milliseconds until the earliest pending notice is due (0: now), or undefined when none is pending. */
+  async nextDueInMs(): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ ms: string | null }>(`select extract(epoch from (min(next_attempt_at) - now())) * 1000 as ms from notices where state = 'pending'`);
+    const ms = rows[0]?.ms;
+    return ms === null || ms === undefined ? undefined : Math.max(0, Math.ceil(Number(ms)));
+  }
+
+  /** Posts leased notices at once, then records every attempt in one statement. */
+  private async attempt(leased: readonly LeasedNotice[]): Promise<DeliveryResult[]> {
+    if (leased.length === 0) return [];
+    const posted = await Promise.all(leased.map((notice) => postNotice(this.webhook, notice.id, notice.body)));
+    const outcomes = leased.map((notice, index) => this.outcomeOf(notice, posted[index]!));
+    const values = [
+      outcomes.map((o) => o.id),
+      outcomes.map((o) => o.attempt.httpStatus),
+      outcomes.map((o) => o.attempt.latencyMs),
+      outcomes.map((o) => o.attempt.error),
+      outcomes.map((o) => o.state),
+      outcomes.map((o) => o.attempts),
+      outcomes.map((o) => (o.state === 'pending' ? o.delayMs : 0)),
+    ];
+    await this.pool.query({ name: 'feedsync_notice_attempts_v1', text: RECORD_ATTEMPTS, values });
+    return outcomes.map(({ id, state, attempt, attempts, delayMs, ageMs, runId }) => {
+      this.onAttempt?.(state === 'pending' ? 'failed' : state);
+      const context = { noticeId: id, runId, attempt: attempts };
+      if (state === 'exhausted') this.logger.error({ ...context, error: attempt.error, ageMs }, 'notice exhausted: giving up delivery');
+      else if (state === 'pending') this.logger.warn({ ...context, error: attempt.error, httpStatus: attempt.httpStatus, retryInMs: delayMs }, 'notice delivery failed; will retry');
+      else this.logger.info({ ...context, httpStatus: attempt.httpStatus, latencyMs: attempt.latencyMs }, 'notice delivered');
+      return { id, state, attempt };
+    });
+  }
+
+  /** What an attempt makes of a notice: its new state and, if still pending, when to try again. */
+  private outcomeOf(notice: LeasedNotice, attempt: DeliveryAttempt) {
+    const attempts = notice.attempts + 1;
+    const ageMs = Date.now() - notice.created_at.getTime();
     // A receiver's Retry-After is honoured within bounds: never a tight loop, never past the give-up age.
     const delayMs = attempt.retryAfterMs === undefined ? this.scheduledDelay(attempts) : Math.min(Math.max(attempt.retryAfterMs, MIN_RETRY_AFTER_MS), this.webhook.giveUpAfterMs);
     let state: NoticeState = 'pending';
     if (attempt.delivered) state = 'delivered';
     else if (attempt.gone || ageMs + delayMs > this.webhook.giveUpAfterMs) state = 'exhausted';
-    const values = [id, attempt.httpStatus, attempt.latencyMs, attempt.error, state, attempts, state === 'pending' ? delayMs : 0];
-    await this.pool.query({ name: 'feedsync_notice_attempt_v1', text: RECORD_ATTEMPT, values });
-    this.onAttempt?.(state === 'pending' ? 'failed' : state);
-    const context = { noticeId: id, runId: leased.run_id, attempt: attempts };
-    if (state === 'exhausted') this.logger.error({ ...context, error: attempt.error, ageMs }, 'notice exhausted: giving up delivery');
-    else if (state === 'pending') this.logger.warn({ ...context, error: attempt.error, httpStatus: attempt.httpStatus, retryInMs: delayMs }, 'notice delivery failed; will retry');
-    else this.logger.info({ ...context, httpStatus: attempt.httpStatus, latencyMs: attempt.latencyMs }, 'notice delivered');
-    return { id, state, attempt };
+    return { id: notice.id, runId: notice.run_id, attempt, attempts, ageMs, delayMs, state };
   }
 
-  /** Ids of pending notices due now, oldest first. */
-  async due(limit = 100): Promise<string[]> {
-    const rows = await this.db
-      .select({ id: notices.id })
-      .from(notices)
-      .where(and(eq(notices.state, 'pending'), lte(notices.nextAttemptAt, sql`now()`)))
-      .orderBy(notices.nextAttemptAt)
-      .limit(limit);
-    return rows.map((row) => row.id);
-  }
-
-  /** Milliseconds until this notice's next attempt, or undefined when it is not pending. */
-  async nextDueInMs(id: string): Promise<number | undefined> {
-    const [row] = await this.db
-      .select({ ms: sql<string>`greatest(0, extract(epoch from (${notices.nextAttemptAt} - now())) * 1000)` })
-      .from(notices)
-      .where(and(eq(notices.id, id), eq(notices.state, 'pending')));
-    return row ? Math.ceil(Number(row.ms)) : undefined;
+  /** How long a sender holds leased notices before another may try them: longer than any attempt. */
+  private leaseMs(): number {
+    return this.webhook.timeoutMs * 2 + LEASE_MARGIN_MS;
   }
 
   async list(limit = 50): Promise<NoticeRow[]> {

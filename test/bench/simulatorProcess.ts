@@ -28,10 +28,10 @@ export const FROZEN_HEAD = 120_000;
 
 /**
  * Starts the bundled simulator in its own process (so it never shares an event loop with what is
- * measured) with the head frozen at {@link FROZEN_HEAD}.
+ * measured) with the head frozen at {@link FROZEN_HEAD}. `nodeArgs` go to node, e.g. --cpu-prof.
  */
-export async function startSimulatorProcess(extraArgs: string[] = []): Promise<SimulatorProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', RUN_SIMULATOR, '--block-interval-ms', '0', '--initial-head', String(FROZEN_HEAD), ...extraArgs], {
+export async function startSimulatorProcess(extraArgs: string[] = [], nodeArgs: string[] = []): Promise<SimulatorProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', RUN_SIMULATOR, '--block-interval-ms', '0', '--initial-head', String(FROZEN_HEAD), ...extraArgs], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 function webhook(overrides: Partial<WebhookConfig> = {}): WebhookConfig {
-  return { baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...overrides };
+  return { baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 10, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...overrides };
 }
 
 /** A finished run with its notice in the outbox, as the sync pipeline leaves it. */
@@ -66,6 +66,43 @@ const noticeRow = (id: string) =>
     .then((result) => ({ ...result.rows[0]!, retry_in_ms: Number(result.rows[0]!.retry_in_ms) }));
 const attemptRows = (id: string) =>
   database.pool.query<{ http_status: number | null; error: string | null }>('select http_status, error from notice_attempts where notice_id = $1 order by id', [id]).then((result) => result.rows);
+
+describe('NoticeOutbox.deliverDue', () => {
+  it('delivers every due notice, webhook.concurrency at a time', async () => {
+    const queued = await Promise.all(Array.from({ length: 5 }, () => queuedNotice()));
+    let inFlight = 0;
+    let mostInFlight = 0;
+    answer = (response) => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        response.end();
+      }, 50);
+    };
+
+    const results = await new NoticeOutbox(database.db, webhook({ concurrency: 2 }), capturingLogger().logger).deliverDue();
+
+    expect(results.map((result) => result.id).sort()).toEqual(queued.map((notice) => notice.id).sort());
+    expect(results.every((result) => result.state === 'delivered')).toBe(true);
+    expect(mostInFlight).toBe(2);
+    for (const notice of queued) expect(await attemptRows(notice.id)).toEqual([{ http_status: 200, error: null }]);
+  });
+
+  it('leaves notices that are not due yet for later, and says when the first falls due', async () => {
+    const notice = await queuedNotice();
+    answer = (response) => response.writeHead(503, { 'retry-after': '30' }).end();
+    const outbox = new NoticeOutbox(database.db, webhook(), capturingLogger().logger);
+    await outbox.deliver(notice.id);
+
+    const results = await outbox.deliverDue();
+
+    expect(results.find((result) => result.id === notice.id)).toBeUndefined();
+    expect(received).toHaveLength(1);
+    const dueInMs = await outbox.nextDueInMs();
+    expect(dueInMs).toBeGreaterThan(25_000);
+    expect(dueInMs).toBeLessThanOrEqual(30_000);
+  });
+});
 
 describe('NoticeOutbox.deliver', () => {
   it('posts the stored body under its webhook-id, records the attempt and marks the notice delivered', async () => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
-import { openQueues, queueNotice, redisConnection } from '../../jobs/queues.js';
+import { openQueues, queueOutboxDrain, redisConnection } from '../../jobs/queues.js';
 import { NoticeOutbox } from '../../notices/NoticeOutbox.js';
 import { createLogger } from '../../observability/logger.js';
 import { openStorage } from '../../storage/database.js';
@@ -58,7 +58,7 @@ export function registerNoticesCommand(program: Command): void {
         const connection = redisConnection(requireEnv('REDIS_URL'), 'producer');
         const queues = openQueues(connection, config.worker);
         try {
-          await queueNotice(queues, id);
+          await queueOutboxDrain(queues);
         } finally {
           await queues.close();
           connection.disconnect();

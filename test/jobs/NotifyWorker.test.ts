@@ -1,0 +1,103 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { workerSchema, type WebhookConfig } from '../../src/config/schema.js';
+import { NotifyWorker } from '../../src/jobs/NotifyWorker.js';
+import { openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
+import { completionNotice } from '../../src/notices/completionNotice.js';
+import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
+import { RunStore } from '../../src/storage/RunStore.js';
+import { waitFor } from '../support/feedsyncProcess.js';
+import { capturingLogger } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+let database: TestDatabase;
+let server: Server;
+let baseUrl: string;
+let received: string[] = [];
+let connections: Redis[] = [];
+let queues: Queues | undefined;
+let worker: NotifyWorker | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push(Buffer.concat(chunks).toString());
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterEach(async () => {
+  await worker?.close();
+  await queues?.close();
+  for (const connection of connections.splice(0)) connection.disconnect();
+  worker = undefined;
+  queues = undefined;
+  received = [];
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await database.drop();
+});
+
+function startNotifyWorker(): { worker: NotifyWorker; queues: Queues } {
+  const webhook: WebhookConfig = { baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000 };
+  const shared = redisConnection(inject('redisUrl'), 'worker');
+  const own = redisConnection(inject('redisUrl'), 'worker');
+  connections = [shared, own];
+  queues = openQueues(shared, workerSchema.parse({ prefix: `test-${randomBytes(4).toString('hex')}` }));
+  worker = new NotifyWorker(new NoticeOutbox(database.db, webhook, capturingLogger().logger), own, queues, capturingLogger().logger);
+  void worker.run();
+  return { worker, queues };
+}
+
+async function queuedNotice(): Promise<string> {
+  const store = new RunStore(database.db);
+  const run = await store.claim({ runKey: `notify-test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
+  let id = '';
+  await store.finish(run.id, { status: 'succeeded' }, (finished) => {
+    const notice = completionNotice(finished);
+    id = notice.id;
+    return notice;
+  });
+  return id;
+}
+
+const idle = async (notify: Queues['notify']) => {
+  const counts = await notify.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
+  return Object.values(counts).every((count) => count === 0);
+};
+
+describe('NotifyWorker', () => {
+  it('delivers every due notice when a drain is queued, then goes idle', async () => {
+    const ids = await Promise.all(Array.from({ length: 6 }, () => queuedNotice()));
+    const { queues } = startNotifyWorker();
+
+    await queueOutboxDrain(queues);
+
+    await waitFor('every notice delivered', () => received.length >= ids.length, 10_000);
+    const delivered = received.map((body) => (JSON.parse(body) as { data: { runId: string } }).data.runId);
+    expect(new Set(delivered).size).toBe(ids.length);
+    await waitFor('the notify queue to be idle', () => idle(queues.notify), 5_000);
+  });
+
+  it('with nothing pending, a drain queues no further drain', async () => {
+    await database.pool.query(`update notices set state = 'delivered'`);
+    const { queues } = startNotifyWorker();
+
+    await queueOutboxDrain(queues);
+    await waitFor('the drain to run', async () => (await queues.notify.getJobCounts('completed', 'active', 'waiting')).waiting === 0, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    expect(await idle(queues.notify)).toBe(true);
+    expect(received).toHaveLength(0);
+  });
+});
