@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { workerSchema, type WebhookConfig } from '../../src/config/schema.js';
@@ -11,28 +9,18 @@ import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
 import { RunStore } from '../../src/storage/RunStore.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 import { capturingLogger } from '../support/syncFixture.js';
+import { startTestReceiver, type TestReceiver } from '../support/testReceiver.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;
-let server: Server;
-let baseUrl: string;
-let received: string[] = [];
+let receiver: TestReceiver;
 let connections: Redis[] = [];
 let queues: Queues | undefined;
 let worker: NotifyWorker | undefined;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push(Buffer.concat(chunks).toString());
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver = await startTestReceiver();
 });
 afterEach(async () => {
   await worker?.close();
@@ -40,16 +28,15 @@ afterEach(async () => {
   for (const connection of connections.splice(0)) connection.disconnect();
   worker = undefined;
   queues = undefined;
-  received = [];
+  receiver.reset();
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await receiver.close();
   await database.drop();
 });
 
 function startNotifyWorker(): { worker: NotifyWorker; queues: Queues } {
-  const webhook: WebhookConfig = { baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000 };
+  const webhook: WebhookConfig = { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000 };
   const shared = redisConnection(inject('redisUrl'), 'worker');
   const own = redisConnection(inject('redisUrl'), 'worker');
   connections = [shared, own];
@@ -83,8 +70,8 @@ describe('NotifyWorker', () => {
 
     await queueOutboxDrain(queues);
 
-    await waitFor('every notice delivered', () => received.length >= ids.length, 10_000);
-    const delivered = received.map((body) => (JSON.parse(body) as { data: { runId: string } }).data.runId);
+    await waitFor('every notice delivered', () => receiver.received.length >= ids.length, 10_000);
+    const delivered = receiver.received.map(({ body }) => (JSON.parse(body) as { data: { runId: string } }).data.runId);
     expect(new Set(delivered).size).toBe(ids.length);
     await waitFor('the notify queue to be idle', () => idle(queues.notify), 5_000);
   });
@@ -98,6 +85,6 @@ describe('NotifyWorker', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     expect(await idle(queues.notify)).toBe(true);
-    expect(received).toHaveLength(0);
+    expect(receiver.received).toHaveLength(0);
   });
 });

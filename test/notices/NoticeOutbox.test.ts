@@ -1,51 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config/schema.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
 import { RunStore } from '../../src/storage/RunStore.js';
 import { capturingLogger } from '../support/syncFixture.js';
+import { startTestReceiver, type TestReceiver } from '../support/testReceiver.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
 let database: TestDatabase;
-let server: Server;
-let baseUrl: string;
-let received: Received[] = [];
-let answer: (response: ServerResponse) => void = (response) => response.end();
+let receiver: TestReceiver;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString() });
-      answer(response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver = await startTestReceiver();
 });
-afterEach(() => {
-  received = [];
-  answer = (response) => response.end();
-  server.closeAllConnections();
-});
+afterEach(() => receiver.reset());
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await receiver.close();
   await database.drop();
 });
 
 function webhook(overrides: Partial<WebhookConfig> = {}): WebhookConfig {
-  return { baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 10, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...overrides };
+  return { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 10, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...overrides };
 }
 
 /** A finished run with its notice in the outbox, as the sync pipeline leaves it. */
@@ -72,7 +49,7 @@ describe('NoticeOutbox.deliverDue', () => {
     const queued = await Promise.all(Array.from({ length: 5 }, () => queuedNotice()));
     let inFlight = 0;
     let mostInFlight = 0;
-    answer = (response) => {
+    receiver.answer = (response) => {
       mostInFlight = Math.max(mostInFlight, ++inFlight);
       setTimeout(() => {
         inFlight -= 1;
@@ -90,14 +67,14 @@ describe('NoticeOutbox.deliverDue', () => {
 
   it('leaves notices that are not due yet for later, and says when the first falls due', async () => {
     const notice = await queuedNotice();
-    answer = (response) => response.writeHead(503, { 'retry-after': '30' }).end();
+    receiver.answer = (response) => response.writeHead(503, { 'retry-after': '30' }).end();
     const outbox = new NoticeOutbox(database.db, webhook(), capturingLogger().logger);
     await outbox.deliver(notice.id);
 
     const results = await outbox.deliverDue();
 
     expect(results.find((result) => result.id === notice.id)).toBeUndefined();
-    expect(received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
     const dueInMs = await outbox.nextDueInMs();
     expect(dueInMs).toBeGreaterThan(25_000);
     expect(dueInMs).toBeLessThanOrEqual(30_000);
@@ -110,28 +87,28 @@ describe('NoticeOutbox.deliver', () => {
     const result = await new NoticeOutbox(database.db, webhook(), capturingLogger().logger).deliver(notice.id);
 
     expect(result?.state).toBe('delivered');
-    expect(received).toHaveLength(1);
-    expect(received[0]!.body).toBe(notice.body);
-    expect(received[0]!.headers['webhook-id']).toBe(notice.id);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.body).toBe(notice.body);
+    expect(receiver.received[0]!.headers['webhook-id']).toBe(notice.id);
     expect(await noticeRow(notice.id)).toMatchObject({ state: 'delivered', attempts: 1, delivered: true });
     expect(await attemptRows(notice.id)).toEqual([{ http_status: 200, error: null }]);
   });
 
   it('leases a notice to one sender: a second delivery while the first is in flight does nothing', async () => {
     const notice = await queuedNotice();
-    answer = (response) => setTimeout(() => response.end(), 200);
+    receiver.answer = (response) => setTimeout(() => response.end(), 200);
     const outbox = new NoticeOutbox(database.db, webhook(), capturingLogger().logger);
 
     const [first, second] = await Promise.all([outbox.deliver(notice.id), new Promise((resolve) => setTimeout(resolve, 50)).then(() => outbox.deliver(notice.id))]);
 
     expect(first?.state).toBe('delivered');
     expect(second).toBeUndefined();
-    expect(received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
   });
 
   it("schedules the next attempt after the receiver's Retry-After", async () => {
     const notice = await queuedNotice();
-    answer = (response) => response.writeHead(503, { 'retry-after': '7' }).end();
+    receiver.answer = (response) => response.writeHead(503, { 'retry-after': '7' }).end();
 
     const result = await new NoticeOutbox(database.db, webhook(), capturingLogger().logger).deliver(notice.id);
 
@@ -145,7 +122,7 @@ describe('NoticeOutbox.deliver', () => {
 
   it('records a receiver that does not answer within the timeout as a failed attempt', async () => {
     const notice = await queuedNotice();
-    answer = () => undefined;
+    receiver.answer = () => undefined;
 
     const result = await new NoticeOutbox(database.db, webhook({ timeoutMs: 200 }), capturingLogger().logger).deliver(notice.id);
 
@@ -155,7 +132,7 @@ describe('NoticeOutbox.deliver', () => {
 
   it('gives up on a receiver that answers 410 Gone, and logs it as an error', async () => {
     const notice = await queuedNotice();
-    answer = (response) => response.writeHead(410).end();
+    receiver.answer = (response) => response.writeHead(410).end();
     const { logger, lines } = capturingLogger();
 
     const result = await new NoticeOutbox(database.db, webhook(), logger).deliver(notice.id);
