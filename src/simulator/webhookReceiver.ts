@@ -6,6 +6,8 @@ const LOG_PATH = new RegExp(`^/(${UUID})/requests/?$`, 'i');
 
 /** One request the receiver accepted. */
 export interface WebhookRequest {
+  /** 1 for the UUID's first request, then counting up; `?after=` lists from here. */
+  seq: number;
   method: string;
   /** Header names lower-cased; repeated headers joined with ", ". */
   headers: Record<string, string>;
@@ -34,20 +36,28 @@ export class WebhookLog {
 
   constructor(private readonly limits: WebhookLimits) {}
 
-  record(uuid: string, request: WebhookRequest): number {
+  record(uuid: string, request: Omit<WebhookRequest, 'seq'>): number {
     const key = uuid.toLowerCase();
     const log = this.logs.get(key) ?? { requests: [], received: 0 };
     this.logs.delete(key);
     this.logs.set(key, log);
     if (this.logs.size > this.limits.maxUuids) this.logs.delete(this.logs.keys().next().value!);
-    log.requests.push(request);
+    log.requests.push({ seq: ++log.received, ...request });
     if (log.requests.length > this.limits.maxRequestsPerUuid) log.requests.shift();
-    return ++log.received;
+    return log.received;
   }
 
-  /** Oldest first. */
-  requests(uuid: string): WebhookRequest[] {
-    return [...(this.logs.get(uuid.toLowerCase())?.requests ?? [])];
+  /** Oldest first; only those after the `after`-th request when given (a poller's cursor). */
+  requests(uuid: string, after = 0): WebhookRequest[] {
+    const requests = this.logs.get(uuid.toLowerCase())?.requests ?? [];
+    const oldest = requests[0]?.seq ?? 1;
+    // Kept requests are consecutive, so the first one after `after` sits at a known offset.
+    return requests.slice(Math.max(0, after - oldest + 1));
+  }
+
+  /** How many requests this UUID received in all, those dropped from the log included. */
+  received(uuid: string): number {
+    return this.logs.get(uuid.toLowerCase())?.received ?? 0;
   }
 
   clear(): void {
@@ -57,13 +67,17 @@ export class WebhookLog {
 
 /**
  * Any method but GET on `/<uuid>` is recorded and answered 200; `GET /<uuid>/requests` lists what
- * was recorded. Any other path is 404.
+ * was recorded (`?after=N`: only what came after the N-th request) with the count received in all.
+ * Any other path is 404.
  */
 export function webhookHandler(log: WebhookLog, now: () => number): RequestHandler {
   return (request) => {
     const logPath = LOG_PATH.exec(request.url.pathname);
     if (logPath !== null && request.method === 'GET') {
-      return successReply({ requests: log.requests(logPath[1]!) }, 'requests');
+      const after = request.url.searchParams.get('after');
+      if (after !== null && !/^\d+$/.test(after)) return errorReply(400, 'BAD_REQUEST', `after must be a whole number, got "${after}"`);
+      const uuid = logPath[1]!;
+      return successReply({ requests: log.requests(uuid, Number(after ?? 0)), received: log.received(uuid) }, 'requests');
     }
     const deliveryPath = DELIVERY_PATH.exec(request.url.pathname);
     if (deliveryPath === null) return errorReply(404, 'NOT_FOUND', `No webhook at ${request.url.pathname}; the path must be /<uuid>`);
@@ -81,7 +95,7 @@ export const webhookFaultReplies: FaultReplies = {
   errorEnvelope: () => errorReply(200, 'TEMPORARY_ERROR', 'Temporary error, please retry the delivery'),
 };
 
-function recordOf(request: SimRequest, nowMs: number): WebhookRequest {
+function recordOf(request: SimRequest, nowMs: number): Omit<WebhookRequest, 'seq'> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;

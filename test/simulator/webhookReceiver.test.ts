@@ -22,8 +22,8 @@ async function deliver(path: string, body: string, headers: Record<string, strin
   return { status: response.status, body: (await response.json()) as Envelope };
 }
 
-async function logged(uuid: string): Promise<WebhookRequest[]> {
-  const response = await fetch(`${simulator.webhookBaseUrl}/${uuid}/requests`);
+async function logged(uuid: string, query = ''): Promise<WebhookRequest[]> {
+  const response = await fetch(`${simulator.webhookBaseUrl}/${uuid}/requests${query}`);
   return ((await response.json()) as Envelope<{ requests: WebhookRequest[] }>).data.requests;
 }
 
@@ -43,6 +43,26 @@ describe('webhook receiver', () => {
     const second = await deliver(`/${simulator.webhookUuid}`, 'second');
     expect(second.body.data).toMatchObject({ received: 2 });
     expect((await logged(simulator.webhookUuid)).map((request) => request.body)).toEqual(['first', 'second']);
+  });
+
+  it('lists only the requests after the N-th with ?after=N, numbered in order', async () => {
+    for (const body of ['1', '2', '3']) await deliver(`/${simulator.webhookUuid}`, body);
+    expect((await logged(simulator.webhookUuid, '?after=1')).map((request) => [request.seq, request.body])).toEqual([
+      [2, '2'],
+      [3, '3'],
+    ]);
+    expect(await logged(simulator.webhookUuid, '?after=3')).toEqual([]);
+  });
+
+  it('lists from the oldest kept request when ?after points before it', async () => {
+    for (const body of ['1', '2', '3', '4', '5']) await deliver(`/${simulator.webhookUuid}`, body);
+    expect((await logged(simulator.webhookUuid, '?after=1')).map((request) => request.body)).toEqual(['3', '4', '5']);
+    expect((await logged(simulator.webhookUuid, '?after=3')).map((request) => request.body)).toEqual(['4', '5']);
+  });
+
+  it('answers a ?after that is not a whole number with 400', async () => {
+    const response = await fetch(`${simulator.webhookBaseUrl}/${simulator.webhookUuid}/requests?after=soon`);
+    expect(response.status).toBe(400);
   });
 
   it('treats the UUID case-insensitively', async () => {
