@@ -98,13 +98,13 @@ function storePageSql(prefilter: boolean): string {
       returning s.id, s.xmin::text as version
     ),
     envelope as (
-      insert into envelopes (run_id, page_seq, request_url, status, message, data, bytes, content_hash)
-      select id, $2::int + 1, $10::text, $11::text, $12::text, ($13::text::jsonb) -> 'data', $14::int, $15::text from run
+      insert into envelopes (run_id, page_seq, request_url, status, message, body, bytes, content_hash)
+      select id, $2::int + 1, $10::text, $11::text, $12::text, $13::text::json, $14::int, $15::text from run
     )
     select (select version from run) as version, inserted, updated from counts`;
 }
 
-const STORE_PAGE = { prefiltered: { name: 'feedsync_store_page_v2', text: storePageSql(true) }, direct: { name: 'feedsync_store_page_direct_v2', text: storePageSql(false) } };
+const STORE_PAGE = { prefiltered: { name: 'feedsync_store_page_v3', text: storePageSql(true) }, direct: { name: 'feedsync_store_page_direct_v3', text: storePageSql(false) } };
 
 /** What storing a page did: its records' counts, and the run row's new version. */
 export interface StoredPage {

@@ -38,12 +38,12 @@ export function poolOf(db: Database): Pick<pg.Pool, 'query'> {
 }
 
 /** Applies pending migrations; an advisory lock makes workers starting together take turns. */
-export async function migrateDatabase(databaseUrl: string): Promise<void> {
+export async function migrateDatabase(databaseUrl: string, migrationsFolder = MIGRATIONS_FOLDER): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-migrate' });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    await migrate(drizzle(client), { migrationsFolder });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await client.end();

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../../src/storage/database.js';
+import { MIGRATIONS_FOLDER, migrateDatabase } from '../../src/storage/database.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 const run = promisify(execFile);
@@ -17,6 +17,32 @@ describe('migrations', () => {
     const { stdout } = await run('npx', ['drizzle-kit', 'generate', '--dialect', 'postgresql', '--schema', 'src/storage/schema.ts', '--out', copy], { timeout: 60_000 });
     expect(await readdir(copy), stdout).toEqual(before);
   }, 60_000);
+
+  it('keep the pages stored before envelopes.body: each envelope is put back together from its columns', async () => {
+    // The migrations as they stood before 0002_envelope_body.
+    const older = await mkdtemp(join(tmpdir(), 'feedsync-migrations-'));
+    await cp(MIGRATIONS_FOLDER, older, { recursive: true });
+    await rm(join(older, '0002_envelope_body.sql'));
+    const journalFile = join(older, 'meta', '_journal.json');
+    const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((entry) => entry.tag !== '0002_envelope_body');
+    await writeFile(journalFile, JSON.stringify(journal));
+    const database = await createTestDatabase(older);
+    try {
+      const run = await database.pool.query<{ id: string }>(`insert into sync_runs (run_key, job, source, query_index, query_key, query) values ('k', 'j', 's', 0, 'q', '{}') returning id`);
+      await database.pool.query(
+        `insert into envelopes (run_id, page_seq, request_url, status, message, data, bytes, content_hash) values ($1, 1, 'http://x/api', 'success', 'OK', '{"result":[{"hash":"0xaa"}]}', 10, 'h')`,
+        [run.rows[0]!.id],
+      );
+
+      await migrateDatabase(database.url);
+
+      const { rows } = await database.pool.query<{ body: unknown }>('select body from envelopes');
+      expect(rows.map((row) => row.body)).toEqual([{ status: 'success', data: { result: [{ hash: '0xaa' }] }, message: 'OK' }]);
+    } finally {
+      await database.drop();
+    }
+  });
 
   describe('applied to an empty database', () => {
     let database: TestDatabase;
@@ -36,7 +62,7 @@ describe('migrations', () => {
     });
 
     it('compress envelope pages with lz4', async () => {
-      const { rows } = await database.pool.query<{ c: string }>(`select attcompression as c from pg_attribute where attrelid = 'envelopes'::regclass and attname = 'data'`);
+      const { rows } = await database.pool.query<{ c: string }>(`select attcompression as c from pg_attribute where attrelid = 'envelopes'::regclass and attname = 'body'`);
       expect(rows[0]?.c).toBe('l');
     });
 

@@ -9,8 +9,11 @@ export interface TestDatabase extends Storage {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own, so test files running in parallel never meet. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own, so test files running in parallel never meet; migrated
+ * from `migrationsFolder` when given (an older schema, to test an upgrade).
+ */
+export async function createTestDatabase(migrationsFolder?: string): Promise<TestDatabase> {
   const serverUrl = new URL(inject('databaseUrl'));
   const name = `feedsync_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl.href });
@@ -19,7 +22,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(serverUrl.href);
   url.pathname = `/${name}`;
-  await migrateDatabase(url.href);
+  await migrateDatabase(url.href, migrationsFolder);
   const storage = openStorage(url.href);
   return {
     ...storage,

@@ -71,6 +71,21 @@ describe('syncQuery', () => {
     expect(await count(`select count(*) n from envelopes where run_id = $1`, [summary.runId])).toBe(summary.pages);
   });
 
+  it('stores each page’s envelope byte for byte as the upstream sent it', async () => {
+    const config = artistSearch('b');
+    const summary = await sync(queryOf(config, 'artists'));
+    const { rows } = await database.pool.query<{ url: string; body: string; bytes: number }>(
+      `select request_url as url, body::text as body, bytes from envelopes where run_id = $1 order by page_seq`,
+      [summary.runId],
+    );
+    expect(rows).toHaveLength(summary.pages);
+    for (const row of rows) {
+      const again = await fetch(row.url, { headers: { authorization: `Bearer ${simulator.apiKey}` } });
+      expect(row.body).toBe(await again.text());
+      expect(Buffer.byteLength(row.body)).toBe(row.bytes);
+    }
+  });
+
   it('stops at an empty result after one page', async () => {
     const summary = await sync(queryOf(artistSearch('zzzz-no-such-artist'), 'artists'));
     expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'empty_page', pages: 1, counts: { new: 0, updated: 0, unchanged: 0 } });
