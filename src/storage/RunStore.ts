@@ -1,7 +1,7 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { poolOf, type Database } from './database.js';
-import { countsOf, recordUpsertCtes, serialiseRecords, type RecordCounts } from './RecordStore.js';
+import { countsOf, recordUpsertCtes, type RecordCounts, type SerialisedRecords } from './RecordStore.js';
 import { incrementalCursors, syncRuns } from './schema.js';
 
 /** What identifies a run and what it asks for; `runKey` makes a run happen once. */
@@ -49,8 +49,8 @@ export interface PageToStore {
   bytes: number;
   contentHash: string;
   kind: string;
-  keys: readonly string[];
-  items: readonly unknown[];
+  /** The page's records, serialised and hashed (see serialiseRecords). */
+  records: SerialisedRecords;
   /** Where the run stands after this page: stored with it. */
   checkpoint: unknown;
   cursorValue: string | null;
@@ -278,7 +278,7 @@ export class RunStore {
    * depending on that lock. A run that moved on elsewhere gets nothing written.
    */
   async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<StoredPage> {
-    const records = serialiseRecords(page.keys, page.items);
+    const { records } = page;
     const values = [
       runId,
       pagesBefore,

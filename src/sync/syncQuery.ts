@@ -6,9 +6,9 @@ import { UpstreamError } from '../http/UpstreamError.js';
 import { completionNotice } from '../notices/completionNotice.js';
 import type { Logger } from '../observability/logger.js';
 import { getPath } from '../paging/jsonPath.js';
-import { Paginator, type PagePosition, type StopReason } from '../paging/Paginator.js';
+import { Paginator, type Advance, type PagePosition, type StopReason } from '../paging/Paginator.js';
 import { selectRecords } from '../paging/selectRecords.js';
-import type { RecordCounts } from '../storage/RecordStore.js';
+import { serialiseRecords, type RecordCounts, type SerialisedRecords } from '../storage/RecordStore.js';
 import { databaseFailureOf } from '../storage/databaseError.js';
 import { RunTakenOverError, type RunIdentity, type RunStore } from '../storage/RunStore.js';
 import { incrementalStart, maxValue, type RunCheckpoint } from './RunCheckpoint.js';
@@ -50,6 +50,15 @@ export interface RunSummary {
   durationMs: number;
   stopReason?: StopReason;
   error?: Error;
+}
+
+/** A fetched page, ready to store. */
+interface PreparedPage {
+  fetched: FetchedPage;
+  advance: Advance;
+  records: SerialisedRecords;
+  /** The page's highest incremental cursor value (null: none, or not incremental). */
+  highest: string | null;
 }
 
 /** A run resumed with a different query at its index than it started with. */
@@ -119,8 +128,9 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   // Aborts a prefetch still in flight when the run ends early.
   const ended = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, ended.signal]) : ended.signal;
-  const fetchAt = (at: PagePosition, page: number) =>
-    fetchWithRetries(options.client, paginator.requestParams(base, at), query.source.retry, options.gate, {
+  /** Fetches the page at `at` and makes it ready to store: records selected, overlap dropped, serialised. */
+  const fetchAt = async (at: PagePosition, page: number): Promise<PreparedPage> => {
+    const fetched = await fetchWithRetries(options.client, paginator.requestParams(base, at), query.source.retry, options.gate, {
       signal,
       onRetry: (error, retry, delayMs) => {
         log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
@@ -128,23 +138,27 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
       },
       onRateLimitWait: options.onRateLimitWait,
     });
-  let prefetched: Promise<FetchedPage> | undefined;
+    const selected = selectRecords(fetched.envelope.data, query.records, query.q, query.sourceName);
+    const advance = paginator.advance(at, { data: fetched.envelope.data, items: selected.items, keys: selected.keys, contentHash: fetched.contentHash });
+    let { items, keys } = selected;
+    if (at.skipKeys?.length) {
+      const fresh = keys.map((key) => !paginator.isOverlap(at, key));
+      items = items.filter((_, index) => fresh[index]);
+      keys = keys.filter((_, index) => fresh[index]);
+    }
+    const highest = query.incremental ? highestValue(null, items, query.incremental.field) : null;
+    return { fetched, advance, records: serialiseRecords(keys, items), highest };
+  };
+  let prefetched: Promise<PreparedPage> | undefined;
 
   try {
     while (stopReason === undefined) {
       if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${pages}`);
-      const fetched = await (prefetched ?? fetchAt(position, pages + 1));
+      const { fetched, advance, records, highest } = await (prefetched ?? fetchAt(position, pages + 1));
       prefetched = undefined;
-      const selected = selectRecords(fetched.envelope.data, query.records, query.q, query.sourceName);
-      const advance = paginator.advance(position, { data: fetched.envelope.data, items: selected.items, keys: selected.keys, contentHash: fetched.contentHash });
-      let { items, keys } = selected;
-      if (position.skipKeys?.length) {
-        const fresh = keys.map((key) => !paginator.isOverlap(position, key));
-        items = items.filter((_, index) => fresh[index]);
-        keys = keys.filter((_, index) => fresh[index]);
-      }
-      if (query.incremental) cursorValue = highestValue(cursorValue, items, query.incremental.field);
-      // The next page downloads while this one is stored, so the upstream and Postgres work at once.
+      if (highest !== null) cursorValue = maxValue(cursorValue, highest);
+      // The next page downloads and is prepared while this one is stored, so the upstream, this
+      // process and Postgres work at once.
       if (!advance.done) {
         prefetched = fetchAt(advance.position, pages + 2);
         prefetched.catch(() => undefined);
@@ -160,8 +174,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
           bytes: fetched.bytes,
           contentHash: fetched.contentHash,
           kind: query.records.kind,
-          keys,
-          items,
+          records,
           checkpoint: { ...checkpoint, position: advance.position } satisfies RunCheckpoint,
           cursorValue,
         },
@@ -175,7 +188,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
       counts.unchanged += pageCounts.unchanged;
       position = advance.position;
       if (advance.done) stopReason = advance.reason;
-      log.debug({ page: pages, records: keys.length, ...pageCounts, bytes: fetched.bytes, latencyMs: Math.round(fetched.latencyMs) }, 'page stored');
+      log.debug({ page: pages, records: records.keys.length, ...pageCounts, bytes: fetched.bytes, latencyMs: Math.round(fetched.latencyMs) }, 'page stored');
       await options.onPage?.({ runId: run.id, pages, pageCounts, records: counts.new + counts.updated + counts.unchanged, expectedTotal: expectedTotal(fetched.envelope.data) });
     }
   } catch (error) {
