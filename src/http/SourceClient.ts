@@ -39,6 +39,9 @@ export interface SourceClientOptions {
 export class SourceClient {
   private readonly pool: Pool;
   private readonly endpoint: URL;
+  /** The endpoint's origin, and its path with any query of its own, ready for parameters. */
+  private readonly origin: string;
+  private readonly pathWithQuery: string;
   private readonly headers: Record<string, string>;
 
   constructor(
@@ -47,6 +50,9 @@ export class SourceClient {
     private readonly options: SourceClientOptions = {},
   ) {
     this.endpoint = new URL(config.path, config.baseUrl);
+    this.origin = this.endpoint.origin;
+    this.pathWithQuery = `${this.endpoint.pathname}${this.endpoint.search || '?'}`;
+    // headersTimeout and bodyTimeout bound each wait; readBody bounds the whole body.
     this.pool = new Pool(this.endpoint.origin, {
       connections: options.connections ?? 4,
       keepAliveTimeout: 30_000,
@@ -56,10 +62,14 @@ export class SourceClient {
     this.headers = { authorization: `Bearer ${config.apiKey}`, accept: 'application/json', 'content-type': 'application/json' };
   }
 
-  urlFor(params: Record<string, string>): URL {
-    const url = new URL(this.endpoint);
-    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-    return url;
+  /** The request URL for these parameters. */
+  urlFor(params: Record<string, string>): string {
+    return `${this.origin}${this.pathFor(params)}`;
+  }
+
+  private pathFor(params: Record<string, string>): string {
+    const search = new URLSearchParams(params).toString();
+    return this.pathWithQuery.endsWith('?') ? `${this.pathWithQuery}${search}` : `${this.pathWithQuery}&${search}`;
   }
 
   /** One request, no retries: returns a success envelope or throws a classified UpstreamError. */
@@ -79,19 +89,18 @@ export class SourceClient {
   }
 
   private async request(params: Record<string, string>): Promise<FetchedPage> {
-    const url = this.urlFor(params);
-    const path = `${url.pathname}${url.search}`;
+    const path = this.pathFor(params);
     const started = performance.now();
     let response: Awaited<ReturnType<Pool['request']>>;
     try {
-      response = await this.pool.request({ method: 'GET', path, headers: this.headers, signal: AbortSignal.timeout(this.config.timeoutMs) });
+      response = await this.pool.request({ method: 'GET', path, headers: this.headers });
     } catch (error) {
       throw this.transportError(error);
     }
     const { statusCode, headers, body } = response;
     let raw: string;
     try {
-      raw = await this.readBody(body, headers['content-length']);
+      raw = await this.readBody(body, headers['content-length'], started + this.config.timeoutMs);
     } catch (error) {
       body.destroy();
       if (error instanceof UpstreamError) throw error;
@@ -107,7 +116,7 @@ export class SourceClient {
       throw error;
     }
     return {
-      url: url.href,
+      url: `${this.origin}${path}`,
       raw,
       bytes: Buffer.byteLength(raw),
       contentHash: createHash('sha256').update(raw).digest('hex'),
@@ -120,7 +129,8 @@ export class SourceClient {
     await this.pool.close();
   }
 
-  private async readBody(body: AsyncIterable<Buffer> & { destroy(): void }, contentLength: string | string[] | undefined): Promise<string> {
+  /** The body as text; a body still arriving at `deadline` (performance.now() time) is a timeout, however steadily it trickles. */
+  private async readBody(body: AsyncIterable<Buffer> & { destroy(): void }, contentLength: string | string[] | undefined, deadline: number): Promise<string> {
     const limit = this.config.maxResponseBytes;
     if (typeof contentLength === 'string' && Number(contentLength) > limit) {
       throw new UpstreamError('too_large', `response of ${contentLength} bytes exceeds maxResponseBytes (${limit})`, { source: this.name });
@@ -130,6 +140,7 @@ export class SourceClient {
     for await (const chunk of body) {
       size += chunk.length;
       if (size > limit) throw new UpstreamError('too_large', `response exceeds maxResponseBytes (${limit})`, { source: this.name });
+      if (performance.now() > deadline) throw this.timeoutError();
       chunks.push(chunk);
     }
     return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
@@ -150,6 +161,10 @@ export class SourceClient {
     return new UpstreamError('rejected', 'request rejected', details);
   }
 
+  private timeoutError(details: ConstructorParameters<typeof UpstreamError>[2] = { source: this.name }): UpstreamError {
+    return new UpstreamError('timeout', `no complete response within ${this.config.timeoutMs} ms`, details);
+  }
+
   private transportError(error: unknown, status?: number): UpstreamError {
     const details = { source: this.name, status, cause: error };
     const name = (error as Error | undefined)?.name;
@@ -159,7 +174,7 @@ export class SourceClient {
       error instanceof undiciErrors.HeadersTimeoutError ||
       error instanceof undiciErrors.BodyTimeoutError
     ) {
-      return new UpstreamError('timeout', `no complete response within ${this.config.timeoutMs} ms`, details);
+      return this.timeoutError(details);
     }
     return new UpstreamError('network', `request failed: ${(error as Error).message}`, details);
   }

@@ -125,9 +125,12 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   let stopReason: StopReason | undefined;
   if (pages > 0) log.info({ page: pages }, 'resuming after the last stored page');
 
-  // Aborts a prefetch still in flight when the run ends early.
+  // Aborts a prefetch still waiting to retry when the run ends early, or on shutdown. (A listener,
+  // not AbortSignal.any: that costs more than the rest of a one-page run's bookkeeping.)
   const ended = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, ended.signal]) : ended.signal;
+  const signal = ended.signal;
+  const onShutdown = (): void => ended.abort();
+  options.signal?.addEventListener('abort', onShutdown, { once: true });
   /** Fetches the page at `at` and makes it ready to store: records selected, overlap dropped, serialised. */
   const fetchAt = async (at: PagePosition, page: number): Promise<PreparedPage> => {
     const fetched = await fetchWithRetries(options.client, paginator.requestParams(base, at), query.source.retry, options.gate, {
@@ -209,6 +212,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     log.error({ err: { kind, message }, pages, ...counts, final }, 'run failed');
     return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
   } finally {
+    options.signal?.removeEventListener('abort', onShutdown);
     if (prefetched) ended.abort();
   }
   const cursor = query.incremental && cursorValue !== null ? { field: query.incremental.field, value: cursorValue } : undefined;

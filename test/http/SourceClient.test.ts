@@ -18,6 +18,19 @@ beforeAll(async () => {
         return reply(200, '{"status":"success","data":{"items":[{"id":"a","name":"x\\u0000y"}]},"message":""}');
       case 'redirect':
         return reply(302, '', { location: 'http://127.0.0.2:1/steal' });
+      case 'trickle': {
+        // A byte every 40 ms: each wait is short, the whole body is not.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const body = '{"status":"success","data":{},"message":""}';
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (sent < body.length) return void response.write(body[sent++]);
+          clearInterval(timer);
+          response.end();
+        }, 40);
+        response.on('close', () => clearInterval(timer));
+        return;
+      }
       case 'big':
         return reply(200, JSON.stringify({ status: 'success', data: { pad: 'x'.repeat(5000) }, message: '' }));
       default:
@@ -27,7 +40,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 const client = (overrides: Record<string, unknown> = {}) => new SourceClient('music', sourceSchema.parse({ baseUrl, apiKey: 'secret-key', path: '/2.0/', ...overrides }));
 
@@ -46,6 +62,17 @@ describe('SourceClient', () => {
 
   it('does not follow a redirect, so the key never reaches another origin', async () => {
     await expect(client().fetchPage({ case: 'redirect' })).rejects.toMatchObject({ kind: 'redirect', status: 302 });
+  });
+
+  it('gives up on a body still arriving after timeoutMs, however steadily it trickles', async () => {
+    const started = performance.now();
+    await expect(client({ timeoutMs: 300 }).fetchPage({ case: 'trickle' })).rejects.toMatchObject({ kind: 'timeout' });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('puts the parameters after the path, and after a query the path has of its own', async () => {
+    expect(client().urlFor({ method: 'artist.search', q: 'a b&c' })).toBe(`${baseUrl}/2.0/?method=artist.search&q=a+b%26c`);
+    expect(client({ path: '/api?format=json' }).urlFor({ q: 'x' })).toBe(`${baseUrl}/api?format=json&q=x`);
   });
 
   it('refuses a body larger than maxResponseBytes', async () => {
