@@ -1,6 +1,7 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { poolOf, type Database } from './database.js';
+import { StatementBatcher } from './StatementBatcher.js';
 import { countsOf, recordUpsertCtes, type RecordCounts, type SerialisedRecords } from './RecordStore.js';
 import { incrementalCursors, syncRuns } from './schema.js';
 
@@ -165,9 +166,17 @@ function stateOf(row: RunRecord): RunState {
   };
 }
 
-/** claim: $1 id (or null), $2 run key, $3 job, $4 source, $5 query index, $6 query key, $7 query, $8 scheduled for. */
-const CLAIM = `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for)
-    values (coalesce($1::uuid, gen_random_uuid()), $2::text, $3::text, $4::text, $5::int, $6::text, $7::jsonb, $8::timestamptz)
+/**
+ * CLAIMS: one array per column, one element per run: $1 ids (null: generate), $2 run keys, $3
+ * jobs, $4 sources, $5 query indexes, $6 query keys, $7 queries, $8 scheduled times. Inserts each
+ * run, or takes it up again (attempt + 1) unless it succeeded; returns the rows it wrote.
+ */
+const CLAIMS = `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for)
+    select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for
+    from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::jsonb[], $8::timestamptz[])
+      as t(id, run_key, job, source, query_index, query_key, query, scheduled_for)
+    -- One order for every process, so that two batches never wait on each other's keys in a cycle.
+    order by run_key
     on conflict (run_key) do update
       set attempt = s.attempt + 1, status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
       where s.status <> 'succeeded'
@@ -182,27 +191,48 @@ const FINISH_ATTEMPTS = 5;
 const FINISH_READ = `select ${RUN_COLUMNS}, now() as now from sync_runs where id = $1::uuid`;
 
 /**
- * finish's write: $1 run id, $2 the row version read, $3 status, $4 finish time, $5 stop reason,
- * $6 error kind, $7 error, $8/$9 cursor field and value (null: none), $10-$12 notice id, type
- * and body (null: none). Every write depends on the run row still being the version read.
+ * FINISH_WRITES: one array per column, one element per run: $1 run ids, $2 the row versions the
+ * outcomes were made from, $3 statuses, $4 finish times, $5 stop reasons, $6 error kinds, $7
+ * errors, $8/$9 cursor fields and values (null: none), $10-$12 notice ids, types and bodies (null:
+ * none). Each run's writes depend on its row still being that version; returns the runs written.
  */
-const FINISH_WRITE = `with run as (
-      update sync_runs
-      set status = $3::text, finished_at = $4::timestamptz, stop_reason = $5::text, error_kind = $6::text, error = $7::text, updated_at = now()
-      where id = $1::uuid and xmin::text = $2::text
-      returning id, job, query_key
+const FINISH_WRITES = `with outcome as (
+      select * from unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+        as t(id, version, status, finished_at, stop_reason, error_kind, error, cursor_field, cursor_value, notice_id, notice_type, notice_body)
+    ),
+    run as (
+      update sync_runs s
+      set status = o.status, finished_at = o.finished_at, stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error, updated_at = now()
+      from outcome o
+      where s.id = o.id and s.xmin::text = o.version
+      returning s.id, s.job, s.query_key
     ),
     cursor as (
       insert into incremental_cursors as c (job, query_key, field, value, run_id, updated_at)
-      select job, query_key, $8::text, $9::text, id, now() from run where $8::text is not null
+      select r.job, r.query_key, o.cursor_field, o.cursor_value, r.id, now() from run r join outcome o on o.id = r.id where o.cursor_field is not null
+      order by r.job, r.query_key
       on conflict (job, query_key) do update set field = excluded.field, value = excluded.value, run_id = excluded.run_id, updated_at = excluded.updated_at
     ),
     notice as (
       insert into notices (id, run_id, type, body)
-      select $10::text, id, $11::text, $12::text from run where $10::text is not null
+      select o.notice_id, r.id, o.notice_type, o.notice_body from run r join outcome o on o.id = r.id where o.notice_id is not null
       on conflict do nothing
     )
-    select count(*)::int as finished from run`;
+    select id from run`;
+
+/** One run's finish, as FINISH_WRITES takes it. */
+interface FinishWrite {
+  run: RunState;
+  version: string;
+  outcome: RunOutcome;
+  notice: NoticeToQueue | undefined;
+}
+
+/** Columns of a batch: the i-th array holds every input's i-th value. */
+function columnsOf<T>(inputs: readonly T[], row: (input: T) => unknown[]): unknown[][] {
+  const rows = inputs.map(row);
+  return rows[0]!.map((_, column) => rows.map((values) => values[column]));
+}
 
 /** The sync_runs lifecycle, its pages and its outbox notice, each step one transaction. */
 export class RunStore {
@@ -210,6 +240,16 @@ export class RunStore {
   private readonly pool: Pick<pg.Pool, 'query'>;
   /** Per run being stored here: whether its last page held unchanged records. */
   private readonly lastPageHadUnchanged = new Map<string, boolean>();
+
+  /**
+   * Claims and finishes of concurrent runs share statements (see StatementBatcher): with many
+   * short runs, round trips, not the work in them, are what a run costs. Keyed so that one
+   * statement never touches a run key, or a job's incremental cursor, twice.
+   */
+  private readonly claims = new StatementBatcher<RunIdentity, RunRecord | undefined>((identities) => this.claimBatch(identities), { keyOf: (identity) => identity.runKey });
+  private readonly finishes = new StatementBatcher<FinishWrite, boolean>((writes) => this.finishBatch(writes), {
+    keyOf: (write) => `${write.run.job}\u0000${write.run.queryKey}`,
+  });
 
   constructor(private readonly db: Database) {
     this.pool = poolOf(db);
@@ -220,7 +260,15 @@ export class RunStore {
    * succeed. A run that already succeeded is returned as is and must not run again.
    */
   async claim(identity: RunIdentity): Promise<RunState> {
-    const values = [
+    const claimed = await this.claims.run(identity);
+    if (claimed) return stateOf(claimed);
+    const existing = await this.findByKey(identity.runKey);
+    if (!existing) throw new Error(`run ${identity.runKey} vanished while being claimed`);
+    return existing;
+  }
+
+  private async claimBatch(identities: readonly RunIdentity[]): Promise<(RunRecord | undefined)[]> {
+    const values = columnsOf(identities, (identity) => [
       identity.id ?? null,
       identity.runKey,
       identity.job,
@@ -229,12 +277,10 @@ export class RunStore {
       identity.queryKey,
       JSON.stringify(identity.query),
       identity.scheduledFor ?? null,
-    ];
-    const { rows } = await this.pool.query<RunRecord>({ name: 'feedsync_claim_v2', text: CLAIM, values });
-    if (rows[0]) return stateOf(rows[0]);
-    const existing = await this.findByKey(identity.runKey);
-    if (!existing) throw new Error(`run ${identity.runKey} vanished while being claimed`);
-    return existing;
+    ]);
+    const { rows } = await this.pool.query<RunRecord>({ name: 'feedsync_claims_v1', text: CLAIMS, values });
+    const byKey = new Map(rows.map((row) => [row.run_key, row]));
+    return identities.map((identity) => byKey.get(identity.runKey));
   }
 
   async findByKey(runKey: string): Promise<RunState | undefined> {
@@ -333,25 +379,32 @@ export class RunStore {
     }
   }
 
-  /** FINISH_WRITE for a finished state; false when the row is no longer at `version`. */
-  private async writeFinish(run: RunState, version: string, outcome: RunOutcome, queued: NoticeToQueue | undefined): Promise<boolean> {
-    const cursor = outcome.status === 'succeeded' ? outcome.cursor : undefined;
-    const values = [
-      run.id,
-      version,
-      outcome.status,
-      run.finishedAt,
-      outcome.stopReason ?? null,
-      outcome.errorKind ?? null,
-      outcome.error ?? null,
-      cursor?.field ?? null,
-      cursor?.value ?? null,
-      queued?.id ?? null,
-      queued?.type ?? null,
-      queued?.body ?? null,
-    ];
-    const written = await this.pool.query<{ finished: number }>({ name: 'feedsync_finish_write_v1', text: FINISH_WRITE, values });
-    return Number(written.rows[0]?.finished) === 1;
+  /** Writes a finished state; false when the row is no longer at `version`. */
+  private writeFinish(run: RunState, version: string, outcome: RunOutcome, notice: NoticeToQueue | undefined): Promise<boolean> {
+    return this.finishes.run({ run, version, outcome, notice });
+  }
+
+  private async finishBatch(writes: readonly FinishWrite[]): Promise<boolean[]> {
+    const values = columnsOf(writes, ({ run, version, outcome, notice }) => {
+      const cursor = outcome.status === 'succeeded' ? outcome.cursor : undefined;
+      return [
+        run.id,
+        version,
+        outcome.status,
+        run.finishedAt,
+        outcome.stopReason ?? null,
+        outcome.errorKind ?? null,
+        outcome.error ?? null,
+        cursor?.field ?? null,
+        cursor?.value ?? null,
+        notice?.id ?? null,
+        notice?.type ?? null,
+        notice?.body ?? null,
+      ];
+    });
+    const { rows } = await this.pool.query<{ id: string }>({ name: 'feedsync_finish_writes_v1', text: FINISH_WRITES, values });
+    const written = new Set(rows.map((row) => row.id));
+    return writes.map((write) => written.has(write.run.id));
   }
 }
 

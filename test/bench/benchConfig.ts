@@ -22,11 +22,16 @@ export function expectedRecords(job: TxListJob): number {
   return (job.endblock - job.startblock + 1) * TXS_PER_BLOCK;
 }
 
+/** Warm-up runs read blocks from here on, apart from the measured ones. */
+const WARM_UP_FIRST_BLOCK = 60_001;
+
 export interface BenchConfigOptions {
   sim: SimulatorUrls;
   txJobs: TxListJob[];
   /** Block numbers of a `blocks` job with one one-page getblock query each. */
   blockQueries?: number;
+  /** One-page getblock queries of a `blocks-warmup` job, on other blocks, run untimed first. */
+  warmUpQueries?: number;
   concurrency: number;
 }
 
@@ -46,14 +51,14 @@ export function benchConfigTree(options: BenchConfigOptions): { tree: Record<str
     paging: { limit: job.limit },
     queries: [{ q: sim.hotAddress, params: { module: 'account', action: 'txlist', sort: 'asc', startblock: job.startblock, endblock: job.endblock } }],
   }));
-  if (options.blockQueries) {
-    jobs.push({
-      name: 'blocks',
-      source: 'explorer',
-      records: { path: 'result', key: 'number', kind: 'block' },
-      queries: Array.from({ length: options.blockQueries }, (_, n) => ({ q: String(n + 1), params: { module: 'block', action: 'getblock' } })),
-    });
-  }
+  const blockJob = (name: string, count: number, firstBlock: number) => ({
+    name,
+    source: 'explorer',
+    records: { path: 'result', key: 'number', kind: 'block' },
+    queries: Array.from({ length: count }, (_, n) => ({ q: String(firstBlock + n), params: { module: 'block', action: 'getblock' } })),
+  });
+  if (options.blockQueries) jobs.push(blockJob('blocks', options.blockQueries, 1));
+  if (options.warmUpQueries) jobs.push(blockJob('blocks-warmup', options.warmUpQueries, WARM_UP_FIRST_BLOCK));
   const tree = {
     sources: {
       explorer: {

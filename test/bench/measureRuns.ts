@@ -3,6 +3,7 @@ import { parseConfig } from '../../src/config/loadConfig.js';
 import { enqueueRuns, type EnqueuedRun } from '../../src/jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';
 import { cpuBetween, cpuSnapshot, type CpuSeconds } from './processCpu.js';
+import { settleDatabase } from './settleDatabase.js';
 import { waitForNotices } from './webhookNotices.js';
 import { startWorkerChild, type WorkerMemory } from './workerChild.js';
 
@@ -16,6 +17,8 @@ export interface RunsToMeasure {
   databaseUrl: string;
   /** Jobs to enqueue ("sync now"), every query of each. */
   jobs: string[];
+  /** Jobs run to the end before the clock starts, so that the worker is warm (its code compiled) as a long-running one is. */
+  warmUpJobs?: string[];
   /** Records the runs must report in all (new + updated + unchanged). */
   expectedRecords: number;
   /** Of those, how many must be new (undefined: not checked). */
@@ -61,6 +64,12 @@ export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns>
   const queues = openQueues(connection, config.worker);
   let memory: WorkerMemory | undefined;
   try {
+    for (const job of options.warmUpJobs ?? []) {
+      const warmUp = await enqueueRuns(config, queues, job);
+      await waitForNotices(options.webhookBaseUrl, options.webhookUuid, warmUp.map((run) => run.runId), options.timeoutMs, options.pollMs);
+      // As autovacuum would by now in a worker that has run a while: fresh statistics, and plans cached while the tables were small re-planned.
+      await settleDatabase(options.databaseUrl);
+    }
     const cpuBefore = cpuSnapshot({ worker: worker.pid, simulator: options.simulatorPid });
     const startedAt = Date.now();
     const runs: EnqueuedRun[] = [];

@@ -1,0 +1,76 @@
+interface QueuedCall<I, O> {
+  input: I;
+  resolve: (output: O) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface StatementBatcherOptions<I> {
+  /** Most inputs in one statement. */
+  maxBatch?: number;
+  /**
+   * Inputs with the same key never share a statement (one statement cannot touch a row twice):
+   * a later one waits for the next batch, so same-key calls take effect in call order.
+   */
+  keyOf?: (input: I) => string;
+}
+
+/**
+ * Natural batching of one kind of statement, as group commit does it: a call made while no
+ * statement of its kind is in flight runs at once, as a batch of one; calls made while one is in
+ * flight go together in the next. A lone caller waits no longer than before; under load, many
+ * callers share a round trip. `runBatch` answers each input in order; if it throws, every call
+ * in that batch fails with its error.
+ */
+export class StatementBatcher<I, O> {
+  private readonly queued: QueuedCall<I, O>[] = [];
+  private flushing = false;
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly runBatch: (inputs: readonly I[]) => Promise<readonly O[]>,
+    private readonly options: StatementBatcherOptions<I> = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 64;
+  }
+
+  run(input: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queued.push({ input, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queued.length > 0) {
+      const batch = this.nextBatch();
+      try {
+        const outputs = await this.runBatch(batch.map((call) => call.input));
+        batch.forEach((call, index) => call.resolve(outputs[index]!));
+      } catch (error) {
+        for (const call of batch) call.reject(error);
+      }
+    }
+    this.flushing = false;
+  }
+
+  /** Takes up to maxBatch queued calls, leaving any whose key is already taken for later. */
+  private nextBatch(): QueuedCall<I, O>[] {
+    const { keyOf } = this.options;
+    if (!keyOf) return this.queued.splice(0, this.maxBatch);
+    const batch: QueuedCall<I, O>[] = [];
+    const keys = new Set<string>();
+    for (let index = 0; index < this.queued.length && batch.length < this.maxBatch; ) {
+      const call = this.queued[index]!;
+      const key = keyOf(call.input);
+      if (keys.has(key)) {
+        index++;
+        continue;
+      }
+      keys.add(key);
+      batch.push(call);
+      this.queued.splice(index, 1);
+    }
+    return batch;
+  }
+}
