@@ -1,7 +1,7 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { poolOf, type Database } from './database.js';
-import { StatementBatcher } from './StatementBatcher.js';
+import { NaturalBatcher } from '../runtime/NaturalBatcher.js';
 import { countsOf, recordUpsertCtes, type RecordCounts, type SerialisedRecords } from './RecordStore.js';
 import { incrementalCursors, syncRuns } from './schema.js';
 
@@ -242,12 +242,12 @@ export class RunStore {
   private readonly lastPageHadUnchanged = new Map<string, boolean>();
 
   /**
-   * Claims and finishes of concurrent runs share statements (see StatementBatcher): with many
+   * Claims and finishes of concurrent runs share statements (see NaturalBatcher): with many
    * short runs, round trips, not the work in them, are what a run costs. Keyed so that one
    * statement never touches a run key, or a job's incremental cursor, twice.
    */
-  private readonly claims = new StatementBatcher<RunIdentity, RunRecord | undefined>((identities) => this.claimBatch(identities), { keyOf: (identity) => identity.runKey });
-  private readonly finishes = new StatementBatcher<FinishWrite, boolean>((writes) => this.finishBatch(writes), {
+  private readonly claims = new NaturalBatcher<RunIdentity, RunRecord | undefined>((identities) => this.claimBatch(identities), { keyOf: (identity) => identity.runKey });
+  private readonly finishes = new NaturalBatcher<FinishWrite, boolean>((writes) => this.finishBatch(writes), {
     keyOf: (write) => `${write.run.job}\u0000${write.run.queryKey}`,
   });
 

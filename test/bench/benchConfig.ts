@@ -28,8 +28,10 @@ const WARM_UP_FIRST_BLOCK = 60_001;
 export interface BenchConfigOptions {
   sim: SimulatorUrls;
   txJobs: TxListJob[];
-  /** Block numbers of a `blocks` job with one one-page getblock query each. */
+  /** One-page getblock queries per `blocks-<n>` job, each job on blocks of its own. */
   blockQueries?: number;
+  /** How many `blocks-<n>` jobs (n = 1, 2, …): one per measured trial. */
+  blockJobs?: number;
   /** One-page getblock queries of a `blocks-warmup` job, on other blocks, run untimed first. */
   warmUpQueries?: number;
   concurrency: number;
@@ -57,7 +59,7 @@ export function benchConfigTree(options: BenchConfigOptions): { tree: Record<str
     records: { path: 'result', key: 'number', kind: 'block' },
     queries: Array.from({ length: count }, (_, n) => ({ q: String(firstBlock + n), params: { module: 'block', action: 'getblock' } })),
   });
-  if (options.blockQueries) jobs.push(blockJob('blocks', options.blockQueries, 1));
+  for (let n = 1; options.blockQueries && n <= (options.blockJobs ?? 1); n++) jobs.push(blockJob(`blocks-${n}`, options.blockQueries, 1 + (n - 1) * options.blockQueries));
   if (options.warmUpQueries) jobs.push(blockJob('blocks-warmup', options.warmUpQueries, WARM_UP_FIRST_BLOCK));
   const tree = {
     sources: {

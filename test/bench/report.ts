@@ -18,6 +18,9 @@ export interface Sizes {
   queueConcurrency: number;
   smallRuns: number;
   smallRunsConcurrency: number;
+  /** Untimed one-page runs before the first trial. */
+  smallRunsWarmUp: number;
+  smallRunsTrials: number;
 }
 
 export interface Measurements {
@@ -29,7 +32,9 @@ export interface Measurements {
   resync: MeasuredRuns;
   baseline: MeasuredRuns;
   limit100: MeasuredRuns;
+  /** The median trial of the one-page runs. */
   smallRuns: MeasuredRuns;
+  smallTrials: MeasuredRuns[];
 }
 
 export interface Target {
@@ -79,6 +84,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     resyncRecordsPerS: round(m.resync.recordsPerS),
     baselineRecordsPerS: round(m.baseline.recordsPerS),
     smallRunsPerS: round(m.smallRuns.runsPerS, 1),
+    smallRunsTrialsPerS: m.smallTrials.map((trial) => round(trial.runsPerS, 1)).join(' / '),
     peakRss1mMB: round(m.big.memory.peakRssMB, 1),
     peakRss100kMB: round(m.baseline.memory.peakRssMB, 1),
     peakRssLimit100MB: round(m.limit100.memory.peakRssMB, 1),
@@ -119,7 +125,7 @@ export function formatReport(report: Report): string {
     ['3', 'feedsync e2e, limit 1000', `${n(m.big.records)} records`, run(m.big), `x${ratios.e2eVsLimit} of limit, x${ratios.e2eVsNaive} of naive`],
     ['3', 'feedsync e2e, limit 100', `${n(m.limit100.records)} records`, run(m.limit100), `x${ratios.e2eLimit100VsLimit} of limit`],
     ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run`],
-    ['5', 'one-page runs through the queue', `${n(m.smallRuns.runs)} runs, concurrency ${sizes.smallRunsConcurrency}`, `${m.smallRuns.runsPerS.toFixed(1)} runs/s (${m.smallRuns.seconds.toFixed(2)} s)`, ''],
+    ['5', 'one-page runs through the queue', `${n(m.smallRuns.runs)} runs, concurrency ${sizes.smallRunsConcurrency}`, `${m.smallRuns.runsPerS.toFixed(1)} runs/s (${m.smallRuns.seconds.toFixed(2)} s)`, `median of ${m.smallTrials.map((trial) => trial.runsPerS.toFixed(1)).join(' / ')}`],
     ['6', `worker memory, ${n(sizes.baseline)} at limit 1000`, `${n(m.baseline.records)} records`, rss(m.baseline), run(m.baseline)],
     ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, rss(m.big), `x${ratios.rss1mVs100k} of ${n(sizes.baseline)}`],
     ['6', `worker memory, ${n(sizes.limit100)} at limit 100`, `${n(m.limit100.records)} records`, rss(m.limit100), ''],
@@ -129,9 +135,20 @@ export function formatReport(report: Report): string {
 machine: ${report.machine.cpus} cpus (${report.machine.cpuModel}), ${(report.machine.memoryMB / 1024).toFixed(1)} GB, ${report.machine.platform}
 versions: node ${report.versions.node}, PostgreSQL ${report.versions.postgres}, Redis ${report.versions.redis}, bullmq ${report.versions.bullmq}, undici ${report.versions.undici}
 `;
+  const cpu = formatTable(
+    ['CPU seconds over the measured time', 'worker', 'postgres', 'redis', 'simulator'],
+    (
+      [
+        ['e2e, limit 1000', m.big],
+        ['unchanged re-sync', m.resync],
+        ['e2e, limit 100', m.limit100],
+        ['one-page runs (median trial)', m.smallRuns],
+      ] as const
+    ).map(([label, r]) => [label, r.cpu.worker, r.cpu.postgres, r.cpu.redis, r.cpu.simulator]),
+  );
   const targets = formatTable(
     ['target', 'wanted', 'value', 'met'],
     report.targets.map((target) => [target.name, target.wanted, target.value, target.met ? 'yes' : 'NO']),
   );
-  return `${header}\n${formatTable(['#', 'measurement', 'size', 'result', 'note'], rows)}\n${targets}\nlimit = min(raw fetch+parse ${int(figures.rawFetchParsePerS as number)}, raw upsert ${int(figures.rawUpsertPerS as number)}) records/s\n${report.notes.map((note) => `note: ${note}`).join('\n')}\nbench took ${report.benchSeconds} s\n`;
+  return `${header}\n${formatTable(['#', 'measurement', 'size', 'result', 'note'], rows)}\n${cpu}\n${targets}\nlimit = min(raw fetch+parse ${int(figures.rawFetchParsePerS as number)}, raw upsert ${int(figures.rawUpsertPerS as number)}) records/s\n${report.notes.map((note) => `note: ${note}`).join('\n')}\nbench took ${report.benchSeconds} s\n`;
 }

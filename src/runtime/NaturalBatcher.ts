@@ -4,31 +4,31 @@ interface QueuedCall<I, O> {
   reject: (error: unknown) => void;
 }
 
-export interface StatementBatcherOptions<I> {
-  /** Most inputs in one statement. */
+export interface NaturalBatcherOptions<I> {
+  /** Most inputs in one batch. */
   maxBatch?: number;
   /**
-   * Inputs with the same key never share a statement (one statement cannot touch a row twice):
-   * a later one waits for the next batch, so same-key calls take effect in call order.
+   * Inputs with the same key never share a batch (one statement cannot touch a row twice): a
+   * later one waits for the next batch, so same-key calls take effect in call order.
    */
   keyOf?: (input: I) => string;
 }
 
 /**
- * Natural batching of one kind of statement, as group commit does it: a call made while no
- * statement of its kind is in flight runs at once, as a batch of one; calls made while one is in
- * flight go together in the next. A lone caller waits no longer than before; under load, many
- * callers share a round trip. `runBatch` answers each input in order; if it throws, every call
- * in that batch fails with its error.
+ * Natural batching of one kind of round trip (a statement, a queue command), as group commit
+ * does it: a call made while none of its kind is in flight runs at once, as a batch of one; calls
+ * made while one is in flight go together in the next, which starts after it ends. A lone caller
+ * waits no longer than before; under load, many callers share a round trip. `runBatch` answers
+ * each input in order; if it throws, every call in that batch fails with its error.
  */
-export class StatementBatcher<I, O> {
+export class NaturalBatcher<I, O> {
   private readonly queued: QueuedCall<I, O>[] = [];
   private flushing = false;
   private readonly maxBatch: number;
 
   constructor(
     private readonly runBatch: (inputs: readonly I[]) => Promise<readonly O[]>,
-    private readonly options: StatementBatcherOptions<I> = {},
+    private readonly options: NaturalBatcherOptions<I> = {},
   ) {
     this.maxBatch = options.maxBatch ?? 64;
   }

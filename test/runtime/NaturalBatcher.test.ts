@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { StatementBatcher } from '../../src/storage/StatementBatcher.js';
+import { NaturalBatcher } from '../../src/runtime/NaturalBatcher.js';
 
 /** A batcher whose statements the test lets finish one at a time, recording each batch. */
-function controlledBatcher(options: ConstructorParameters<typeof StatementBatcher<string, string>>[1] = {}) {
+function controlledBatcher(options: ConstructorParameters<typeof NaturalBatcher<string, string>>[1] = {}) {
   const batches: string[][] = [];
   const releases: Array<(fail?: Error) => void> = [];
-  const batcher = new StatementBatcher<string, string>(
+  const batcher = new NaturalBatcher<string, string>(
     (inputs) =>
       new Promise((resolve, reject) => {
         batches.push([...inputs]);
@@ -20,7 +20,7 @@ function controlledBatcher(options: ConstructorParameters<typeof StatementBatche
   return { batcher, batches, releaseNext };
 }
 
-describe('StatementBatcher', () => {
+describe('NaturalBatcher', () => {
   it('runs a lone call at once, as a batch of one', async () => {
     const { batcher, batches, releaseNext } = controlledBatcher();
     const answer = batcher.run('a');
