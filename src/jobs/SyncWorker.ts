@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
@@ -62,6 +63,8 @@ export class SyncWorker {
       stalledInterval: settings.stalledIntervalMs,
       autorun: false,
     });
+    // Every run in progress listens for shutdown on this signal.
+    setMaxListeners(settings.concurrency + 10, this.shutdown.signal);
     this.worker.on('error', (error) => runtime.logger.error({ err: error }, 'sync worker error'));
     this.worker.on('failed', (job, error) => {
       if (!job || error instanceof DelayedError) return;

@@ -72,6 +72,8 @@ export class SyncInterruptedError extends Error {
 }
 
 const TOTAL_PATHS = ['total', 'results.total', '@attr.total'];
+/** Pages fetched ahead of the one being stored: enough that Postgres never waits for one. */
+const PAGES_AHEAD = 2;
 const MAX_ERROR_CHARS = 2_000;
 
 function expectedTotal(data: Record<string, unknown>): number | undefined {
@@ -152,20 +154,35 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     const highest = query.incremental ? highestValue(null, items, query.incremental.field) : null;
     return { fetched, advance, records: serialiseRecords(keys, items), highest };
   };
-  let prefetched: Promise<PreparedPage> | undefined;
+  /**
+   * Pages fetched ahead of the one being stored, in order, up to PAGES_AHEAD: each one's request
+   * leaves as soon as the page before it is prepared (its position is known only then), so that
+   * Postgres always has the next page ready when it finishes one. Undefined: nothing after.
+   */
+  const ahead: Promise<PreparedPage | undefined>[] = [];
+  let last: Promise<PreparedPage | undefined> | undefined;
+  let lastPage = pages;
+  const fetchAhead = (): void => {
+    while (ahead.length < PAGES_AHEAD) {
+      const page = ++lastPage;
+      const before = last;
+      last = before ? before.then((previous) => (previous && !previous.advance.done ? fetchAt(previous.advance.position, page) : undefined)) : fetchAt(position, page);
+      last.catch(() => undefined);
+      ahead.push(last);
+    }
+  };
 
   try {
+    fetchAhead();
     while (stopReason === undefined) {
       if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${pages}`);
-      const { fetched, advance, records, highest } = await (prefetched ?? fetchAt(position, pages + 1));
-      prefetched = undefined;
+      const prepared = await ahead.shift()!;
+      if (!prepared) throw new Error(`page ${pages + 1} was not fetched although page ${pages} was not the last`);
+      const { fetched, advance, records, highest } = prepared;
       if (highest !== null) cursorValue = maxValue(cursorValue, highest);
-      // The next page downloads and is prepared while this one is stored, so the upstream, this
+      // Pages ahead download and are prepared while this one is stored, so the upstream, this
       // process and Postgres work at once.
-      if (!advance.done) {
-        prefetched = fetchAt(advance.position, pages + 2);
-        prefetched.catch(() => undefined);
-      }
+      if (!advance.done) fetchAhead();
       const stored = await store.storePage(
         run.id,
         pages,
@@ -213,7 +230,8 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
   } finally {
     options.signal?.removeEventListener('abort', onShutdown);
-    if (prefetched) ended.abort();
+    // A run that ended early may have pages ahead waiting to retry; after the last page there are none.
+    if (stopReason === undefined) ended.abort();
   }
   const cursor = query.incremental && cursorValue !== null ? { field: query.incremental.field, value: cursorValue } : undefined;
   await store.finish(run.id, { status: 'succeeded', stopReason, cursor }, (finished) => (options.notify ? completionNotice(finished) : undefined), current());
