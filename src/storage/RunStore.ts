@@ -77,15 +77,27 @@ export class RunTakenOverError extends Error {
   override readonly name = 'RunTakenOverError';
 }
 
+/** Locks the run row if it still stands at $2 pages: every write of a page depends on it. */
+const CLAIM_PAGE = `claim as (
+      select id from sync_runs where id = $1::uuid and pages = $2::int and status = 'running' for update
+    )`;
+
+/** Inserts the page's envelope for the run written by the CTE `run`; placeholders from `$first`. */
+function envelopeCte(first: number): string {
+  const [url, status, message, body, bytes, hash] = Array.from({ length: 6 }, (_, index) => `$${first + index}`);
+  return `envelope as (
+      insert into envelopes (run_id, page_seq, request_url, status, message, body, bytes, content_hash)
+      select id, $2::int + 1, ${url}::text, ${status}::text, ${message}::text, ${body}::text::json, ${bytes}::int, ${hash}::text from run
+    )`;
+}
+
 /**
  * storePage's statement. $1 run id, $2 pages before, $3 source, $4 kind, $5 keys, $6 hashes,
  * $7 payloads, $8 checkpoint, $9 cursor value, $10-$15 the envelope (request URL, status,
  * message, raw body, bytes, content hash).
  */
 function storePageSql(prefilter: boolean): string {
-  return `with claim as (
-      select id from sync_runs where id = $1::uuid and pages = $2::int and status = 'running' for update
-    ),
+  return `with ${CLAIM_PAGE},
     ${recordUpsertCtes({ source: '$3', kind: '$4', runId: '$1', keys: '$5', hashes: '$6', payloads: '$7', guard: 'exists (select 1 from claim)', prefilter })},
     run as (
       update sync_runs s
@@ -98,14 +110,38 @@ function storePageSql(prefilter: boolean): string {
       where s.id in (select id from claim)
       returning s.id, s.xmin::text as version
     ),
-    envelope as (
-      insert into envelopes (run_id, page_seq, request_url, status, message, body, bytes, content_hash)
-      select id, $2::int + 1, $10::text, $11::text, $12::text, $13::text::json, $14::int, $15::text from run
-    )
+    ${envelopeCte(10)}
     select (select version from run) as version, inserted, updated from counts`;
 }
 
-const STORE_PAGE = { prefiltered: { name: 'feedsync_store_page_v3', text: storePageSql(true) }, direct: { name: 'feedsync_store_page_direct_v3', text: storePageSql(false) } };
+/**
+ * storePage's statement for a page expected to hold no change (as the run's last page did), sent
+ * without the records' payloads: $1 run id, $2 pages before, $3 source, $4 kind, $5 keys, $6
+ * hashes, $7 checkpoint, $8 cursor value, $9-$14 the envelope. When every hash matches the one
+ * stored, it stores the page (envelope, checkpoint, counters) and returns the run's version;
+ * otherwise it writes nothing, and the page is stored again with its payloads.
+ */
+const STORE_UNCHANGED_PAGE = `with ${CLAIM_PAGE},
+    changed as (
+      select 1 from unnest($5::text[], $6::text[]) as n(key, hash)
+      where n.hash is distinct from (select c.content_hash from records c where c.source = $3::text and c.kind = $4::text and c.key = n.key)
+      limit 1
+    ),
+    run as (
+      update sync_runs s
+      set checkpoint = $7::jsonb, pages = s.pages + 1, records_unchanged = s.records_unchanged + cardinality($5::text[]),
+          cursor_value = $8::text, updated_at = now()
+      where s.id in (select id from claim) and not exists (select 1 from changed)
+      returning s.id, s.xmin::text as version
+    ),
+    ${envelopeCte(9)}
+    select (select version from run) as version, exists (select 1 from claim) as claimed`;
+
+const STORE_PAGE = {
+  prefiltered: { name: 'feedsync_store_page_v3', text: storePageSql(true) },
+  direct: { name: 'feedsync_store_page_direct_v3', text: storePageSql(false) },
+  unchanged: { name: 'feedsync_store_unchanged_page_v1', text: STORE_UNCHANGED_PAGE },
+};
 
 /** What storing a page did: its records' counts, and the run row's new version. */
 export interface StoredPage {
@@ -322,29 +358,27 @@ export class RunStore {
    * One statement, so one round trip: it locks the run row if it still stands at `pagesBefore`,
    * upserts the records, moves the checkpoint and counters, and inserts the envelope, each write
    * depending on that lock. A run that moved on elsewhere gets nothing written.
+   *
+   * A page is taken to be like the run's previous one. After a page of only new or changed
+   * records (a first sync), the lookup of unchanged ones is skipped. After a page with unchanged
+   * records (a re-sync), the page is first offered without its payloads, which an unchanged
+   * page does not need; if a record did change, that offer writes nothing and the page is
+   * stored with them. Every way stores the same.
    */
   async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<StoredPage> {
     const { records } = page;
-    const values = [
-      runId,
-      pagesBefore,
-      source,
-      page.kind,
-      records.keys,
-      records.hashes,
-      records.payloads,
-      JSON.stringify(page.checkpoint) ?? null,
-      page.cursorValue,
-      page.requestUrl,
-      page.status,
-      page.message,
-      page.raw,
-      page.bytes,
-      page.contentHash,
-    ];
-    // A page is taken to be like the run's previous one: after a page of only new or changed
-    // records (a first sync), the lookup of unchanged ones is skipped; both ways store the same.
-    const statement = this.lastPageHadUnchanged.get(runId) === false ? STORE_PAGE.direct : STORE_PAGE.prefiltered;
+    const checkpoint = JSON.stringify(page.checkpoint) ?? null;
+    const envelope = [page.requestUrl, page.status, page.message, page.raw, page.bytes, page.contentHash];
+    const lastHadUnchanged = this.lastPageHadUnchanged.get(runId);
+    if (lastHadUnchanged === true) {
+      const values = [runId, pagesBefore, source, page.kind, records.keys, records.hashes, checkpoint, page.cursorValue, ...envelope];
+      const { rows } = await this.pool.query<{ version: string | null; claimed: boolean }>({ ...STORE_PAGE.unchanged, values });
+      const row = rows[0];
+      if (!row?.claimed) throw new RunTakenOverError(`run ${runId} moved past page ${pagesBefore} in another process`);
+      if (row.version) return { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version };
+    }
+    const values = [runId, pagesBefore, source, page.kind, records.keys, records.hashes, records.payloads, checkpoint, page.cursorValue, ...envelope];
+    const statement = lastHadUnchanged === false ? STORE_PAGE.direct : STORE_PAGE.prefiltered;
     const { rows } = await this.pool.query<{ version: string | null; inserted: number; updated: number }>({ ...statement, values });
     const row = rows[0];
     if (!row?.version) throw new RunTakenOverError(`run ${runId} moved past page ${pagesBefore} in another process`);

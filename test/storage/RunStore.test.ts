@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serialiseRecords } from '../../src/storage/RecordStore.js';
+import { RunStore, RunTakenOverError, type PageToStore } from '../../src/storage/RunStore.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+let database: TestDatabase;
+let store: RunStore;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  store = new RunStore(database.db);
+});
+afterAll(() => database.drop());
+
+const claimRun = () => store.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+
+function page(kind: string, items: { hash: string; value: string }[]): PageToStore {
+  const raw = JSON.stringify({ status: 'success', data: { result: items }, message: 'OK' });
+  return {
+    requestUrl: 'http://127.0.0.1/api?page=1',
+    raw,
+    status: 'success',
+    message: 'OK',
+    bytes: raw.length,
+    contentHash: 'h',
+    kind,
+    records: serialiseRecords(
+      items.map((item) => item.hash),
+      items,
+    ),
+    checkpoint: { position: {} },
+    cursorValue: null,
+  };
+}
+
+const txs = (values: string[]) => values.map((value, index) => ({ hash: `0x${index}`, value }));
+const storedValues = async (kind: string) =>
+  (await database.pool.query<{ value: string }>(`select payload->>'value' as value from records where kind = $1 order by key`, [kind])).rows.map((row) => row.value);
+const envelopeCount = async (runId: string) => Number((await database.pool.query<{ n: string }>('select count(*) as n from envelopes where run_id = $1', [runId])).rows[0]!.n);
+
+describe('RunStore.storePage', () => {
+  it('stores a re-read page whose records are all unchanged: envelope and checkpoint, no record rewritten', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const run = await claimRun();
+    await store.storePage(run.id, 0, page(kind, txs(['1', '2'])), 'explorer');
+    const xmins = (await database.pool.query(`select xmin from records where kind = $1`, [kind])).rows;
+
+    const second = await store.storePage(run.id, 1, page(kind, txs(['1', '2'])), 'explorer');
+    const third = await store.storePage(run.id, 2, page(kind, txs(['1', '2'])), 'explorer');
+
+    expect(second.counts).toEqual({ new: 0, updated: 0, unchanged: 2 });
+    expect(third.counts).toEqual({ new: 0, updated: 0, unchanged: 2 });
+    expect((await database.pool.query(`select xmin from records where kind = $1`, [kind])).rows).toEqual(xmins);
+    expect(await envelopeCount(run.id)).toBe(3);
+  });
+
+  it('after pages of unchanged records, stores a page in which one record changed, with its change', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const run = await claimRun();
+    await store.storePage(run.id, 0, page(kind, txs(['1', '2'])), 'explorer');
+    await store.storePage(run.id, 1, page(kind, txs(['1', '2'])), 'explorer');
+
+    const changed = await store.storePage(run.id, 2, page(kind, txs(['1', '2b'])), 'explorer');
+
+    expect(changed.counts).toEqual({ new: 0, updated: 1, unchanged: 1 });
+    expect(await storedValues(kind)).toEqual(['1', '2b']);
+    expect(await envelopeCount(run.id)).toBe(3);
+    const { rows } = await database.pool.query<{ pages: number; records_updated: number; records_unchanged: number }>(
+      'select pages, records_updated, records_unchanged from sync_runs where id = $1',
+      [run.id],
+    );
+    expect(rows[0]).toEqual({ pages: 3, records_updated: 1, records_unchanged: 3 });
+  });
+
+  it('refuses a page the run has moved past, whichever way the page would be stored', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const run = await claimRun();
+    await store.storePage(run.id, 0, page(kind, txs(['1'])), 'explorer');
+    await store.storePage(run.id, 1, page(kind, txs(['1'])), 'explorer');
+
+    await expect(store.storePage(run.id, 1, page(kind, txs(['1'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
+    await expect(store.storePage(run.id, 1, page(kind, txs(['2'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
+    expect(await envelopeCount(run.id)).toBe(2);
+  });
+});
