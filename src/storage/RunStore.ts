@@ -41,14 +41,18 @@ export interface RunState {
   version: string;
 }
 
-/** A fetched page ready to store: the envelope as received and its selected records. */
-export interface PageToStore {
+/** A page's envelope as stored: the body as received and what was read from it. */
+export interface PageEnvelope {
   requestUrl: string;
   raw: string;
   status: string;
   message: string;
   bytes: number;
   contentHash: string;
+}
+
+/** A fetched page ready to store: its envelope and its selected records. */
+export interface PageToStore extends PageEnvelope {
   kind: string;
   /** The page's records, serialised and hashed (see serialiseRecords). */
   records: SerialisedRecords;

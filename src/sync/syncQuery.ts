@@ -1,16 +1,17 @@
 import type { ResolvedQuery } from '../config/resolveQuery.js';
 import { fetchWithRetries } from '../http/fetchWithRetries.js';
 import type { RequestGate } from '../http/RequestGate.js';
-import type { FetchedPage, SourceClient } from '../http/SourceClient.js';
+import type { SourceClient } from '../http/SourceClient.js';
 import { UpstreamError } from '../http/UpstreamError.js';
 import { completionNotice } from '../notices/completionNotice.js';
 import type { Logger } from '../observability/logger.js';
 import { getPath } from '../paging/jsonPath.js';
-import { Paginator, type Advance, type PagePosition, type StopReason } from '../paging/Paginator.js';
+import { Paginator, type PagePosition, type StopReason } from '../paging/Paginator.js';
 import { selectRecords } from '../paging/selectRecords.js';
-import { serialiseRecords, type RecordCounts, type SerialisedRecords } from '../storage/RecordStore.js';
+import { serialiseRecords, type RecordCounts } from '../storage/RecordStore.js';
 import { databaseFailureOf } from '../storage/databaseError.js';
 import { RunTakenOverError, type RunIdentity, type RunStore } from '../storage/RunStore.js';
+import { PagesAhead, type FetchPreparedPage } from './PagesAhead.js';
 import { incrementalStart, maxValue, type RunCheckpoint } from './RunCheckpoint.js';
 
 export interface SyncProgress {
@@ -52,15 +53,6 @@ export interface RunSummary {
   error?: Error;
 }
 
-/** A fetched page, ready to store. */
-interface PreparedPage {
-  fetched: FetchedPage;
-  advance: Advance;
-  records: SerialisedRecords;
-  /** The page's highest incremental cursor value (null: none, or not incremental). */
-  highest: string | null;
-}
-
 /** A run resumed with a different query at its index than it started with. */
 export class QueryChangedError extends Error {
   override readonly name = 'QueryChangedError';
@@ -72,8 +64,6 @@ export class SyncInterruptedError extends Error {
 }
 
 const TOTAL_PATHS = ['total', 'results.total', '@attr.total'];
-/** Pages fetched ahead of the one being stored: enough that Postgres never waits for one. */
-const PAGES_AHEAD = 2;
 const MAX_ERROR_CHARS = 2_000;
 
 function expectedTotal(data: Record<string, unknown>): number | undefined {
@@ -134,7 +124,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   const onShutdown = (): void => ended.abort();
   options.signal?.addEventListener('abort', onShutdown, { once: true });
   /** Fetches the page at `at` and makes it ready to store: records selected, overlap dropped, serialised. */
-  const fetchAt = async (at: PagePosition, page: number): Promise<PreparedPage> => {
+  const fetchAt: FetchPreparedPage = async (at, page) => {
     const fetched = await fetchWithRetries(options.client, paginator.requestParams(base, at), query.source.retry, options.gate, {
       signal,
       onRetry: (error, retry, delayMs) => {
@@ -152,47 +142,31 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
       keys = keys.filter((_, index) => fresh[index]);
     }
     const highest = query.incremental ? highestValue(null, items, query.incremental.field) : null;
-    return { fetched, advance, records: serialiseRecords(keys, items), highest };
+    const { url, raw, bytes, contentHash, latencyMs, envelope } = fetched;
+    return {
+      envelope: { requestUrl: url, raw, status: envelope.status, message: envelope.message, bytes, contentHash },
+      latencyMs,
+      expectedTotal: expectedTotal(envelope.data),
+      advance,
+      records: serialiseRecords(keys, items),
+      highest,
+    };
   };
-  /**
-   * Pages fetched ahead of the one being stored, in order, up to PAGES_AHEAD: each one's request
-   * leaves as soon as the page before it is prepared (its position is known only then), so that
-   * Postgres always has the next page ready when it finishes one. Undefined: nothing after.
-   */
-  const ahead: Promise<PreparedPage | undefined>[] = [];
-  let last: Promise<PreparedPage | undefined> | undefined;
-  let lastPage = pages;
-  const fetchAhead = (): void => {
-    while (ahead.length < PAGES_AHEAD) {
-      const page = ++lastPage;
-      const before = last;
-      last = before ? before.then((previous) => (previous && !previous.advance.done ? fetchAt(previous.advance.position, page) : undefined)) : fetchAt(position, page);
-      last.catch(() => undefined);
-      ahead.push(last);
-    }
-  };
+  const pagesAhead = new PagesAhead(fetchAt, position, pages);
 
   try {
-    fetchAhead();
     while (stopReason === undefined) {
       if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${pages}`);
-      const prepared = await ahead.shift()!;
-      if (!prepared) throw new Error(`page ${pages + 1} was not fetched although page ${pages} was not the last`);
-      const { fetched, advance, records, highest } = prepared;
-      if (highest !== null) cursorValue = maxValue(cursorValue, highest);
       // Pages ahead download and are prepared while this one is stored, so the upstream, this
       // process and Postgres work at once.
-      if (!advance.done) fetchAhead();
+      const prepared = await pagesAhead.next();
+      const { envelope, advance, records, highest } = prepared;
+      if (highest !== null) cursorValue = maxValue(cursorValue, highest);
       const stored = await store.storePage(
         run.id,
         pages,
         {
-          requestUrl: fetched.url,
-          raw: fetched.raw,
-          status: fetched.envelope.status,
-          message: fetched.envelope.message,
-          bytes: fetched.bytes,
-          contentHash: fetched.contentHash,
+          ...envelope,
           kind: query.records.kind,
           records,
           checkpoint: { ...checkpoint, position: advance.position } satisfies RunCheckpoint,
@@ -208,8 +182,8 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
       counts.unchanged += pageCounts.unchanged;
       position = advance.position;
       if (advance.done) stopReason = advance.reason;
-      log.debug({ page: pages, records: records.keys.length, ...pageCounts, bytes: fetched.bytes, latencyMs: Math.round(fetched.latencyMs) }, 'page stored');
-      await options.onPage?.({ runId: run.id, pages, pageCounts, records: counts.new + counts.updated + counts.unchanged, expectedTotal: expectedTotal(fetched.envelope.data) });
+      log.debug({ page: pages, records: records.keys.length, ...pageCounts, bytes: envelope.bytes, latencyMs: Math.round(prepared.latencyMs) }, 'page stored');
+      await options.onPage?.({ runId: run.id, pages, pageCounts, records: counts.new + counts.updated + counts.unchanged, expectedTotal: prepared.expectedTotal });
     }
   } catch (error) {
     // Another process owns the run now; it records the outcome, not us.
@@ -230,7 +204,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
   } finally {
     options.signal?.removeEventListener('abort', onShutdown);
-    // A run that ended early may have pages ahead waiting to retry; after the last page there are none.
+    // A run that ended early may have pages ahead waiting to retry; after the last page none are left.
     if (stopReason === undefined) ended.abort();
   }
   const cursor = query.incremental && cursorValue !== null ? { field: query.incremental.field, value: cursorValue } : undefined;

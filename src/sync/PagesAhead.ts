@@ -1,0 +1,66 @@
+import type { Advance, PagePosition } from '../paging/Paginator.js';
+import type { SerialisedRecords } from '../storage/RecordStore.js';
+import type { PageEnvelope } from '../storage/RunStore.js';
+
+/**
+ * A fetched page, ready to store. The parsed body is not kept: a page waits here while others
+ * are stored, and only what storing needs should outlive the young generation.
+ */
+export interface PreparedPage {
+  envelope: PageEnvelope;
+  latencyMs: number;
+  /** From the upstream's paging totals, when it gives them. */
+  expectedTotal: number | undefined;
+  advance: Advance;
+  records: SerialisedRecords;
+  /** The page's highest incremental cursor value (null: none, or not incremental). */
+  highest: string | null;
+}
+
+/** Fetches the page at a position and prepares it; `page` is its 1-based number in the run. */
+export type FetchPreparedPage = (at: PagePosition, page: number) => Promise<PreparedPage>;
+
+/** Pages on their way behind the one being stored: enough that Postgres never waits for one. */
+const DEPTH = 2;
+
+/**
+ * The pages of a run, in order, each fetched and prepared ahead of need: while one page is stored,
+ * the next `depth` are downloading or being prepared. A page's request leaves as soon as the page
+ * before it is prepared, since only then is its position known; nothing is requested after the
+ * last page.
+ */
+export class PagesAhead {
+  private readonly ahead: Promise<PreparedPage | undefined>[] = [];
+  private last: Promise<PreparedPage | undefined> | undefined;
+  private lastPage: number;
+
+  constructor(
+    private readonly fetchPage: FetchPreparedPage,
+    private readonly start: PagePosition,
+    pagesBefore: number,
+    private readonly depth = DEPTH,
+  ) {
+    this.lastPage = pagesBefore;
+  }
+
+  /** The next page; with `depth` more on their way behind it. */
+  async next(): Promise<PreparedPage> {
+    this.fill(this.depth + 1);
+    const prepared = await this.ahead.shift()!;
+    if (!prepared) throw new Error(`page ${this.lastPage - this.depth} was asked for after the last page`);
+    return prepared;
+  }
+
+  private fill(size: number): void {
+    while (this.ahead.length < size) {
+      const page = ++this.lastPage;
+      const before = this.last;
+      this.last = before
+        ? before.then((previous) => (previous && !previous.advance.done ? this.fetchPage(previous.advance.position, page) : undefined))
+        : this.fetchPage(this.start, page);
+      // Awaited in turn by next(); a failure of a page never asked for is dropped with it.
+      this.last.catch(() => undefined);
+      this.ahead.push(this.last);
+    }
+  }
+}
