@@ -181,7 +181,7 @@ export const webhookSchema = z.strictObject({
   /** Notices posted at once; each batch of this many is leased and recorded in one statement each. */
   concurrency: positiveInt.default(10),
   /** Waits before each retry of a failed delivery (Svix's schedule by default); jittered ±20%. */
-  retryScheduleMs: z.array(nonNegativeInt).min(1).default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
+  retryScheduleMs: z.array(positiveInt).min(1).default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
   /** After this age an undelivered notice is marked exhausted. */
   giveUpAfterMs: positiveInt.default(3 * 24 * 3_600_000),
 });

@@ -38,7 +38,6 @@ export interface SourceClientOptions {
  */
 export class SourceClient {
   private readonly pool: Pool;
-  private readonly endpoint: URL;
   /** The endpoint's origin, and its path with any query of its own, ready for parameters. */
   private readonly origin: string;
   private readonly pathWithQuery: string;
@@ -49,22 +48,17 @@ export class SourceClient {
     private readonly config: SourceConfig,
     private readonly options: SourceClientOptions = {},
   ) {
-    this.endpoint = new URL(config.path, config.baseUrl);
-    this.origin = this.endpoint.origin;
-    this.pathWithQuery = `${this.endpoint.pathname}${this.endpoint.search || '?'}`;
+    const endpoint = new URL(config.path, config.baseUrl);
+    this.origin = endpoint.origin;
+    this.pathWithQuery = `${endpoint.pathname}${endpoint.search || '?'}`;
     // headersTimeout and bodyTimeout bound each wait; readBody bounds the whole body.
-    this.pool = new Pool(this.endpoint.origin, {
+    this.pool = new Pool(this.origin, {
       connections: options.connections ?? 4,
       keepAliveTimeout: 30_000,
       headersTimeout: config.timeoutMs,
       bodyTimeout: config.timeoutMs,
     });
     this.headers = { authorization: `Bearer ${config.apiKey}`, accept: 'application/json', 'content-type': 'application/json' };
-  }
-
-  /** The request URL for these parameters. */
-  urlFor(params: Record<string, string>): string {
-    return `${this.origin}${this.pathFor(params)}`;
   }
 
   private pathFor(params: Record<string, string>): string {

@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { NoticeOutbox } from '../notices/NoticeOutbox.js';
+import type { NoticeOutbox, NoticeState } from '../notices/NoticeOutbox.js';
 import type { Logger } from '../observability/logger.js';
 import { NOTIFY_QUEUE, queueOutboxDrain, type NotifyJobData, type Queues } from './queues.js';
 
@@ -53,11 +53,12 @@ export class NotifyWorker {
     }
   }
 
-  private async drain(): Promise<number> {
+  /** One drain; returns how many attempts ended in each state (kept with the job until it is removed). */
+  private async drain(): Promise<Record<NoticeState, number> | undefined> {
     let waitMs: number | undefined;
-    let delivered = 0;
+    let attempts: Record<NoticeState, number> | undefined;
     try {
-      delivered = (await this.outbox.deliverDue()).length;
+      attempts = await this.outbox.deliverDue();
       waitMs = await this.outbox.nextDueInMs();
     } catch (error) {
       // The outbox is unreachable (Postgres restarting): look again shortly.
@@ -65,6 +66,6 @@ export class NotifyWorker {
       waitMs = OUTBOX_RETRY_MS;
     }
     if (waitMs !== undefined) await queueOutboxDrain(this.queues, waitMs);
-    return delivered;
+    return attempts;
   }
 }

@@ -26,7 +26,7 @@ export interface DeliveryResult {
   attempt: DeliveryAttempt;
 }
 
-/** Added to the longest an attempt can take (headers, then body, each within the timeout). */
+/** Added to the longest an attempt can take (its deadline, timeoutMs) before its lease ends. */
 const LEASE_MARGIN_MS = 10_000;
 const MIN_RETRY_AFTER_MS = 1_000;
 
@@ -102,15 +102,16 @@ export class NoticeOutbox {
 
   /**
    * Delivers every notice that is due, `webhook.concurrency` at a time, until none is left; a
-   * batch costs two statements however many notices it holds. Returns what each attempt did.
+   * batch costs two statements however many notices it holds. Returns how many attempts ended
+   * in each state.
    */
-  async deliverDue(): Promise<DeliveryResult[]> {
-    const results: DeliveryResult[] = [];
+  async deliverDue(): Promise<Record<NoticeState, number>> {
+    const attempts: Record<NoticeState, number> = { delivered: 0, pending: 0, exhausted: 0 };
     for (;;) {
       const batch = this.webhook.concurrency;
       const { rows } = await this.pool.query<LeasedNotice>({ name: 'feedsync_notice_lease_due_v1', text: LEASE_DUE, values: [batch, this.leaseMs()] });
-      results.push(...(await this.attempt(rows)));
-      if (rows.length < batch) return results;
+      for (const result of await this.attempt(rows)) attempts[result.state] += 1;
+      if (rows.length < batch) return attempts;
     }
   }
 
@@ -124,7 +125,9 @@ export class NoticeOutbox {
   /** Posts leased notices at once, then records every attempt in one statement. */
   private async attempt(leased: readonly LeasedNotice[]): Promise<DeliveryResult[]> {
     if (leased.length === 0) return [];
-    const posted = await Promise.all(leased.map((notice) => postNotice(this.webhook, notice.id, notice.body)));
+    // One deadline for the batch: every attempt in it ends within timeoutMs, so a slow receiver holds no drain up.
+    const deadline = AbortSignal.timeout(this.webhook.timeoutMs);
+    const posted = await Promise.all(leased.map((notice) => postNotice(this.webhook, notice.id, notice.body, deadline)));
     const outcomes = leased.map((notice, index) => this.outcomeOf(notice, posted[index]!));
     const values = [
       outcomes.map((o) => o.id),
@@ -160,7 +163,7 @@ export class NoticeOutbox {
 
   /** How long a sender holds leased notices before another may try them: longer than any attempt. */
   private leaseMs(): number {
-    return this.webhook.timeoutMs * 2 + LEASE_MARGIN_MS;
+    return this.webhook.timeoutMs + LEASE_MARGIN_MS;
   }
 
   async list(limit = 50): Promise<NoticeRow[]> {

@@ -17,9 +17,10 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 /**
  * One POST of a notice; 2xx is delivered, everything else (3xx included, never followed) is not.
- * The timeout is undici's own, per phase: no answer within `timeoutMs`, or a body that stalls as long.
+ * `deadline` ends the attempt whatever the receiver does (a body trickling in forever included);
+ * undici's own timeouts end it sooner when the receiver stalls for `timeoutMs`.
  */
-export async function postNotice(webhook: WebhookConfig, id: string, body: string): Promise<DeliveryAttempt> {
+export async function postNotice(webhook: WebhookConfig, id: string, body: string, deadline: AbortSignal): Promise<DeliveryAttempt> {
   const url = `${webhook.baseUrl.replace(/\/+$/, '')}/${webhook.uuid}`;
   const started = performance.now();
   try {
@@ -29,6 +30,7 @@ export async function postNotice(webhook: WebhookConfig, id: string, body: strin
       body,
       headersTimeout: webhook.timeoutMs,
       bodyTimeout: webhook.timeoutMs,
+      signal: deadline,
     });
     await response.body.dump();
     const delivered = response.statusCode >= 200 && response.statusCode < 300;
@@ -42,7 +44,8 @@ export async function postNotice(webhook: WebhookConfig, id: string, body: strin
     };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const message = typeof code === 'string' && TIMEOUT_CODES.has(code) ? `no response within ${webhook.timeoutMs} ms` : (error as Error).message;
+    const timedOut = deadline.aborted || (typeof code === 'string' && TIMEOUT_CODES.has(code));
+    const message = timedOut ? `no response within ${webhook.timeoutMs} ms` : (error as Error).message;
     return { delivered: false, httpStatus: null, latencyMs: Math.round(performance.now() - started), error: message, retryAfterMs: undefined, gone: false };
   }
 }

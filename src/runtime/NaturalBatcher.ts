@@ -19,7 +19,9 @@ export interface NaturalBatcherOptions<I> {
  * does it: a call made while none of its kind is in flight runs at once, as a batch of one; calls
  * made while one is in flight go together in the next, which starts after it ends. A lone caller
  * waits no longer than before; under load, many callers share a round trip. `runBatch` answers
- * each input in order; if it throws, every call in that batch fails with its error.
+ * each input in order. If it throws for a batch of several, each input is run again on its own,
+ * so that an error reaches only the caller whose input caused it (and a passing fault, such as a
+ * lost connection, fails each caller with its own attempt's error).
  */
 export class NaturalBatcher<I, O> {
   private readonly queued: QueuedCall<I, O>[] = [];
@@ -48,10 +50,21 @@ export class NaturalBatcher<I, O> {
         const outputs = await this.runBatch(batch.map((call) => call.input));
         batch.forEach((call, index) => call.resolve(outputs[index]!));
       } catch (error) {
-        for (const call of batch) call.reject(error);
+        if (batch.length === 1) batch[0]!.reject(error);
+        // One input's bad data must not fail the others: each goes again on its own.
+        else for (const call of batch) await this.runAlone(call);
       }
     }
     this.flushing = false;
+  }
+
+  private async runAlone(call: QueuedCall<I, O>): Promise<void> {
+    try {
+      const [output] = await this.runBatch([call.input]);
+      call.resolve(output!);
+    } catch (error) {
+      call.reject(error);
+    }
   }
 
   /** Takes up to maxBatch queued calls, leaving any whose key is already taken for later. */

@@ -220,7 +220,7 @@ const CLAIMS = `insert into sync_runs as s (id, run_key, job, source, query_inde
     on conflict (run_key) do update
       set attempt = s.attempt + 1, status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
       where s.status <> 'succeeded'
-    returning ${RUN_COLUMNS}`;
+    returning ${RUN_COLUMNS}, now() as now`;
 
 /** A "running" run with no stored page for this long is taken to be abandoned by the overlap policy. */
 const STALE_RUN_MS = 15 * 60_000;
@@ -242,7 +242,7 @@ const FINISH_WRITES = `with outcome as (
     ),
     run as (
       update sync_runs s
-      set status = o.status, finished_at = o.finished_at, stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error, updated_at = now()
+      set status = o.status, finished_at = greatest(o.finished_at, s.started_at), stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error, updated_at = now()
       from outcome o
       where s.id = o.id and s.xmin::text = o.version
       returning s.id, s.job, s.query_key
@@ -280,6 +280,8 @@ export class RunStore {
   private readonly pool: Pick<pg.Pool, 'query'>;
   /** Per run being stored here: whether its last page held unchanged records. */
   private readonly lastPageHadUnchanged = new Map<string, boolean>();
+  /** This machine's clock minus the database's, as last seen: finish times are the database's, like start times. */
+  private clockOffsetMs = 0;
 
   /**
    * Claims and finishes of concurrent runs share statements (see NaturalBatcher): with many
@@ -318,7 +320,8 @@ export class RunStore {
       JSON.stringify(identity.query),
       identity.scheduledFor ?? null,
     ]);
-    const { rows } = await this.pool.query<RunRecord>({ name: 'feedsync_claims_v1', text: CLAIMS, values });
+    const { rows } = await this.pool.query<RunRecord & { now: Date }>({ name: 'feedsync_claims_v2', text: CLAIMS, values });
+    if (rows[0]) this.clockOffsetMs = Date.now() - rows[0].now.getTime();
     const byKey = new Map(rows.map((row) => [row.run_key, row]));
     return identities.map((identity) => byKey.get(identity.runKey));
   }
@@ -397,14 +400,16 @@ export class RunStore {
    * statement that only writes if the run row is still the version the notice was made from.
    *
    * A caller that holds the run's current state (the process that ran it) passes it as `known`:
-   * the notice is made from it and written in one round trip, with this machine's clock as the
-   * finish time. Otherwise, or if the row moved since, the run is read (with the database's
+   * the notice is made from it and written in one round trip, with the finish time read off this
+   * machine's clock set to the database's (as of the last claim). Otherwise, or if the row moved since, the run is read (with the database's
    * clock as the finish time) and the write fenced on the version read, until one holds.
    */
   async finish(runId: string, outcome: RunOutcome, notice: (run: RunState) => NoticeToQueue | undefined, known?: RunState): Promise<RunState> {
     this.lastPageHadUnchanged.delete(runId);
     if (known?.id === runId) {
-      const run = finishedState(known, outcome, new Date());
+      // The offset carries a round trip's error: a run finished at once must not end before it started.
+      const finishedAt = new Date(Math.max(known.startedAt.getTime(), Date.now() - this.clockOffsetMs));
+      const run = finishedState(known, outcome, finishedAt);
       if (await this.writeFinish(run, known.version, outcome, notice(run))) return run;
     }
     for (let attempt = 1; ; attempt++) {
@@ -440,7 +445,7 @@ export class RunStore {
         notice?.body ?? null,
       ];
     });
-    const { rows } = await this.pool.query<{ id: string }>({ name: 'feedsync_finish_writes_v1', text: FINISH_WRITES, values });
+    const { rows } = await this.pool.query<{ id: string }>({ name: 'feedsync_finish_writes_v2', text: FINISH_WRITES, values });
     const written = new Set(rows.map((row) => row.id));
     return writes.map((write) => written.has(write.run.id));
   }

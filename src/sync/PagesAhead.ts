@@ -33,6 +33,7 @@ export class PagesAhead {
   private readonly ahead: Promise<PreparedPage | undefined>[] = [];
   private last: Promise<PreparedPage | undefined> | undefined;
   private lastPage: number;
+  private stopped = false;
 
   constructor(
     private readonly fetchPage: FetchPreparedPage,
@@ -51,12 +52,17 @@ export class PagesAhead {
     return prepared;
   }
 
+  /** No page not yet requested will be: the run has ended. */
+  stop(): void {
+    this.stopped = true;
+  }
+
   private fill(size: number): void {
     while (this.ahead.length < size) {
       const page = ++this.lastPage;
       const before = this.last;
       this.last = before
-        ? before.then((previous) => (previous && !previous.advance.done ? this.fetchPage(previous.advance.position, page) : undefined))
+        ? before.then((previous) => (previous && !previous.advance.done && !this.stopped ? this.fetchPage(previous.advance.position, page) : undefined))
         : this.fetchPage(this.start, page);
       // Awaited in turn by next(); a failure of a page never asked for is dropped with it.
       this.last.catch(() => undefined);

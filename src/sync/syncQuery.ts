@@ -204,6 +204,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
   } finally {
     options.signal?.removeEventListener('abort', onShutdown);
+    pagesAhead.stop();
     // A run that ended early may have pages ahead waiting to retry; after the last page none are left.
     if (stopReason === undefined) ended.abort();
   }

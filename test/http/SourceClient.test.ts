@@ -6,11 +6,11 @@ import { SourceClient } from '../../src/http/SourceClient.js';
 
 let server: Server;
 let baseUrl: string;
-const seen: { authorization?: string }[] = [];
+const seen: { authorization?: string; url?: string }[] = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    seen.push({ authorization: request.headers.authorization });
+    seen.push({ authorization: request.headers.authorization, url: request.url });
     const url = new URL(request.url ?? '/', 'http://x');
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
     switch (url.searchParams.get('case')) {
@@ -68,9 +68,11 @@ describe('SourceClient', () => {
     await expect(client({ timeoutMs: 300 }).fetchPage({ case: 'trickle' })).rejects.toMatchObject({ kind: 'timeout' });
   });
 
-  it('puts the parameters after the path, and after a query the path has of its own', () => {
-    expect(client().urlFor({ method: 'artist.search', q: 'a b&c' })).toBe(`${baseUrl}/2.0/?method=artist.search&q=a+b%26c`);
-    expect(client({ path: '/api?format=json' }).urlFor({ q: 'x' })).toBe(`${baseUrl}/api?format=json&q=x`);
+  it('puts the parameters after the path, and after a query the path has of its own', async () => {
+    expect((await client().fetchPage({ method: 'artist.search', q: 'a b&c' })).url).toBe(`${baseUrl}/2.0/?method=artist.search&q=a+b%26c`);
+    expect(seen.at(-1)?.url).toBe('/2.0/?method=artist.search&q=a+b%26c');
+    expect((await client({ path: '/api?format=json' }).fetchPage({ q: 'x' })).url).toBe(`${baseUrl}/api?format=json&q=x`);
+    expect(seen.at(-1)?.url).toBe('/api?format=json&q=x');
   });
 
   it('refuses a body larger than maxResponseBytes', async () => {

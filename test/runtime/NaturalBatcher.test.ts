@@ -61,16 +61,26 @@ describe('NaturalBatcher', () => {
     expect(await Promise.all(answers)).toEqual(['x0!', 'x1!', 'y1!', 'x2!', 'z1!']);
   });
 
-  it('fails every call of a statement that fails, and goes on with the calls after it', async () => {
+  it('fails a lone call whose statement fails, and goes on with the calls after it', async () => {
     const { batcher, releaseNext } = controlledBatcher();
-    const first = batcher.run('a');
-    const failing = Promise.allSettled([batcher.run('b'), batcher.run('c')]);
-    await releaseNext();
-    const later = batcher.run('d');
+    const failing = batcher.run('a').catch((error: Error) => error.message);
+    const later = batcher.run('b');
     await releaseNext(new Error('connection lost'));
     await releaseNext();
-    expect(await first).toBe('a!');
-    expect((await failing).map((result) => (result.status === 'rejected' ? (result.reason as Error).message : result.status))).toEqual(['connection lost', 'connection lost']);
-    expect(await later).toBe('d!');
+    expect(await failing).toBe('connection lost');
+    expect(await later).toBe('b!');
+  });
+
+  it('runs each input of a failed batch again on its own, so an error stays with the input that caused it', async () => {
+    const batches: string[][] = [];
+    const batcher = new NaturalBatcher<string, string>((inputs) => {
+      batches.push([...inputs]);
+      if (inputs.includes('bad')) return Promise.reject(new Error(`bad input in ${inputs.join(',')}`));
+      return Promise.resolve(inputs.map((input) => `${input}!`));
+    });
+    const answers = ['a', 'b', 'bad', 'c'].map((input) => batcher.run(input).catch((error: Error) => error.message));
+
+    expect(await Promise.all(answers)).toEqual(['a!', 'b!', 'bad input in bad', 'c!']);
+    expect(batches).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
   });
 });

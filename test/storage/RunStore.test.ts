@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serialiseRecords } from '../../src/storage/RecordStore.js';
 import { RunStore, RunTakenOverError, type PageToStore } from '../../src/storage/RunStore.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -79,8 +79,26 @@ describe('RunStore.storePage', () => {
     await store.storePage(run.id, 0, page(kind, txs(['1'])), 'explorer');
     await store.storePage(run.id, 1, page(kind, txs(['1'])), 'explorer');
 
+    // This store expects an unchanged page (its last page held unchanged records) and offers it without payloads first.
     await expect(store.storePage(run.id, 1, page(kind, txs(['1'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
-    await expect(store.storePage(run.id, 1, page(kind, txs(['2'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
+    // Another store has no memory of the run and sends the page with its payloads.
+    await expect(new RunStore(database.db).storePage(run.id, 1, page(kind, txs(['2'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
     expect(await envelopeCount(run.id)).toBe(2);
+  });
+});
+
+describe('RunStore.finish', () => {
+  it('puts the finish time on the database clock, like the start time, however far this machine’s clock is off', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3_600_000, shouldAdvanceTime: true });
+    try {
+      const skewedStore = new RunStore(database.db);
+      const run = await skewedStore.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+      await skewedStore.finish(run.id, { status: 'succeeded' }, () => undefined, run);
+      const { rows } = await database.pool.query<{ seconds: number }>('select extract(epoch from finished_at - started_at)::float8 as seconds from sync_runs where id = $1', [run.id]);
+      expect(rows[0]!.seconds).toBeGreaterThanOrEqual(0);
+      expect(rows[0]!.seconds).toBeLessThan(60);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -60,6 +60,22 @@ describe('PagesAhead', () => {
     expect(requested).toEqual([6, 7, 8]);
   });
 
+  it('asks for no further page once stopped', async () => {
+    const { fetchPage, requested } = pagesUpTo(10);
+    let answerFirst: () => void = () => undefined;
+    const held = (position: PagePosition, page: number) =>
+      page === 1 ? new Promise<PreparedPage>((resolve) => (answerFirst = () => void fetchPage(position, page).then(resolve))) : fetchPage(position, page);
+    const pages = new PagesAhead(held, at(1), 0);
+
+    const first = pages.next();
+    pages.stop();
+    answerFirst();
+    await first;
+    await settle();
+
+    expect(requested).toEqual([1]);
+  });
+
   it('hands out a failed page as its error, in its turn', async () => {
     const pages = new PagesAhead((position, page) => (page === 2 ? Promise.reject(new Error('upstream down')) : pagesUpTo(10).fetchPage(position, page)), at(1), 0);
 

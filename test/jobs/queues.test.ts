@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { Worker } from 'bullmq';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { workerSchema } from '../../src/config/schema.js';
+import { NOTIFY_QUEUE, openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
+import { waitFor } from '../support/feedsyncProcess.js';
+
+const closers: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+function notifyQueue(): Queues {
+  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const queues = openQueues(connection, workerSchema.parse({ prefix: `test-${randomBytes(4).toString('hex')}` }));
+  closers.push(() => connection.disconnect(), () => queues.close());
+  return queues;
+}
+
+/** A notify worker whose drains end only when the test lets them. */
+function heldDrains(queues: Queues) {
+  let drains = 0;
+  let release: () => void = () => undefined;
+  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const worker = new Worker(
+    NOTIFY_QUEUE,
+    () => {
+      drains += 1;
+      return new Promise<void>((resolve) => (release = resolve));
+    },
+    { connection, prefix: queues.prefix },
+  );
+  closers.push(() => connection.disconnect(), () => worker.close(true));
+  return { drains: () => drains, release: () => release() };
+}
+
+describe('queueOutboxDrain', () => {
+  it('asked for while a drain waits, adds no second one', async () => {
+    const queues = notifyQueue();
+
+    await queueOutboxDrain(queues);
+    await queueOutboxDrain(queues);
+
+    expect((await queues.notify.getJobCounts('waiting')).waiting).toBe(1);
+  });
+
+  it('asked for while a drain runs, runs exactly one more after it, however often asked', async () => {
+    const queues = notifyQueue();
+    const worker = heldDrains(queues);
+    await queueOutboxDrain(queues);
+    await waitFor('the first drain to run', () => worker.drains() === 1, 5_000);
+
+    await queueOutboxDrain(queues);
+    await queueOutboxDrain(queues);
+    worker.release();
+
+    await waitFor('a second drain to run', () => worker.drains() === 2, 5_000);
+    worker.release();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(worker.drains()).toBe(2);
+  });
+
+  it('for later, adds one delayed drain per second it falls in', async () => {
+    const queues = notifyQueue();
+    // Both asks in the first half of one second, so that they fall in the same second a minute on.
+    await waitFor('the start of a second', () => Date.now() % 1000 < 500, 2_000);
+
+    await queueOutboxDrain(queues, 60_000);
+    await queueOutboxDrain(queues, 60_100);
+
+    expect((await queues.notify.getJobCounts('delayed')).delayed).toBe(1);
+  });
+});
