@@ -32,7 +32,10 @@ describe('RedisRateLimiter', () => {
         admitted.push(Date.now());
       }),
     );
-    expect(maxInAnyWindow(admitted, 500)).toBeLessThanOrEqual(5);
+    // Redis stamps each slot on its own clock; these stamps are taken here after a round trip, so
+    // two of them can be a scheduling delay closer than Redis saw them on a busy machine. Counting
+    // in windows 60 ms short of 500 allows for that and still catches a sixth slot let in early.
+    expect(maxInAnyWindow(admitted, 440)).toBeLessThanOrEqual(5);
     expect(Math.max(...admitted) - Math.min(...admitted)).toBeGreaterThanOrEqual(1000);
   });
 });
