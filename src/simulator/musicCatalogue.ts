@@ -28,7 +28,8 @@ export const DEFAULT_CATALOGUE_SIZE: Readonly<CatalogueSize> = {
 export const SIMILAR_ARTISTS_PER_ARTIST = 50;
 export const RECOMMENDATIONS_PER_USER = 100;
 
-export interface ArtistRecord {
+/** What every artist, album and track of the catalogue has. */
+interface CatalogueItem {
   id: string;
   name: string;
   mbid: string;
@@ -37,41 +38,31 @@ export interface ArtistRecord {
   playcount: number;
   tags: string[];
 }
+
+export type ArtistRecord = CatalogueItem;
 
 export interface SimilarArtistRecord extends ArtistRecord {
   /** Similarity in (0, 1]; the list is ordered by it, highest first. */
   match: number;
 }
 
-export interface AlbumRecord {
-  id: string;
-  name: string;
-  mbid: string;
-  url: string;
+/** An album or track: a catalogue item by one artist. */
+interface ArtistWork extends CatalogueItem {
   artist: string;
   artistId: string;
+}
+
+export interface AlbumRecord extends ArtistWork {
   releaseDate: string;
-  listeners: number;
-  playcount: number;
-  tags: string[];
   trackCount: number;
 }
 
-export interface TrackRecord {
-  id: string;
-  name: string;
-  mbid: string;
-  url: string;
-  artist: string;
-  artistId: string;
+export interface TrackRecord extends ArtistWork {
   album: string;
   albumId: string;
   trackNumber: number;
   /** Seconds. */
   duration: number;
-  listeners: number;
-  playcount: number;
-  tags: string[];
 }
 
 export interface LyricsRecord {

@@ -1,19 +1,9 @@
 import { hash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import type { Database } from './database.js';
 
 export interface RecordCounts {
   new: number;
   updated: number;
   unchanged: number;
-}
-
-export interface RecordBatch {
-  source: string;
-  kind: string;
-  runId: string;
-  keys: readonly string[];
-  items: readonly unknown[];
 }
 
 /**
@@ -70,21 +60,6 @@ export function recordUpsertCtes(p: {
     counts as (
       select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as updated from written
     )`;
-}
-
-const UPSERT_RECORDS = `with ${recordUpsertCtes({ source: '$1', kind: '$2', runId: '$3', keys: '$4', hashes: '$5', payloads: '$6' })}
-    select inserted, updated from counts`;
-
-/** Upserts a page of records in one statement; see {@link recordUpsertCtes}. */
-export async function upsertRecords(db: Pick<Database, 'execute'>, batch: RecordBatch): Promise<RecordCounts> {
-  const records = serialiseRecords(batch.keys, batch.items);
-  if (records.keys.length === 0) return { new: 0, updated: 0, unchanged: 0 };
-  const values = [batch.source, batch.kind, batch.runId, records.keys, records.hashes, records.payloads];
-  // Drizzle's sql`` numbers its parameters itself: splice them in where the placeholders are.
-  const parts = UPSERT_RECORDS.split(/\$(\d)/);
-  const query = sql.join(parts.map((part, index) => (index % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1]))));
-  const result = await db.execute<{ inserted: number; updated: number }>(query);
-  return countsOf(records.keys.length, result.rows[0]);
 }
 
 export function countsOf(written: number, row: { inserted: number | string; updated: number | string } | undefined): RecordCounts {

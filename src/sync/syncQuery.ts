@@ -141,7 +141,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
       items = items.filter((_, index) => fresh[index]);
       keys = keys.filter((_, index) => fresh[index]);
     }
-    const highest = query.incremental ? highestValue(null, items, query.incremental.field) : null;
+    const highest = query.incremental ? highestValue(items, query.incremental.field) : null;
     const { url, raw, bytes, contentHash, latencyMs, envelope } = fetched;
     return {
       envelope: { requestUrl: url, raw, status: envelope.status, message: envelope.message, bytes, contentHash },
@@ -215,8 +215,9 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   return { runId: run.id, status: 'succeeded', attempt: run.attempt, pages, counts, durationMs, stopReason };
 }
 
-function highestValue(current: string | null, items: readonly Record<string, unknown>[], field: string): string | null {
-  let highest = current;
+/** The highest value of `field` among the items; null when none has one. */
+function highestValue(items: readonly Record<string, unknown>[], field: string): string | null {
+  let highest: string | null = null;
   for (const item of items) {
     const value = getPath(item, field);
     if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, String(value));

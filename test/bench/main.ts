@@ -57,6 +57,8 @@ try {
   const { redisUrl, databaseUrl } = stack;
   await migrateDatabase(databaseUrl);
   const env = { machine: machine(), versions: await versions(databaseUrl, redisUrl) };
+  /** What every measured run shares: the servers, the simulator, the node flags. */
+  const servers = { webhookBaseUrl: sim.webhookBaseUrl, simulatorPid: simulator.pid, redisUrl, databaseUrl, nodeArgs };
 
   say(`1. limits: raw fetch + parse of ${SIZES.big.toLocaleString('en-US')} txs at limit 1000…`);
   const fetchParse = await measureFetchParse(txQuery(sim, BIG));
@@ -79,16 +81,12 @@ try {
     const result = await measureRuns({
       configTree: tree,
       webhookUuid,
-      webhookBaseUrl: sim.webhookBaseUrl,
-      simulatorPid: simulator.pid,
-      redisUrl,
-      databaseUrl,
+      ...servers,
       jobs: [job.name],
       expectedRecords: expectedRecords(job),
       expectedNew,
       timeoutMs: 600_000,
       pollMs: 200,
-      nodeArgs,
     });
     say(`   ${Math.round(result.recordsPerS)} records/s, ${result.pagesPerS.toFixed(1)} pages/s, ${result.seconds.toFixed(1)} s, peak RSS ${result.memory.peakRssMB.toFixed(0)} MB`);
     return result;
@@ -113,17 +111,13 @@ try {
     const measured = await measureRuns({
       configTree: small.tree,
       webhookUuid: small.webhookUuid,
-      webhookBaseUrl: sim.webhookBaseUrl,
-      simulatorPid: simulator.pid,
-      redisUrl,
-      databaseUrl,
+      ...servers,
       warmUpJobs: trial === 1 ? ['blocks-warmup'] : [],
       jobs: [`blocks-${trial}`],
       expectedRecords: SIZES.smallRuns,
       expectedNew: SIZES.smallRuns,
       timeoutMs: 300_000,
       pollMs: 500,
-      nodeArgs,
     });
     say(`   trial ${trial}: ${measured.runsPerS.toFixed(1)} runs/s`);
     smallTrials.push(measured);

@@ -1,21 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/chain.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { explorerUrl, getJson } from './httpClient.js';
-
-interface Tx {
-  hash: string;
-  blockNumber: number;
-  transactionIndex: number;
-  from: string;
-  to: string;
-  value: string;
-  gas: number;
-  gasPrice: string;
-  input: string;
-  status: string;
-  timeStamp: number;
-}
+import { explorerUrl, getJson, type ServedTx as Tx } from './httpClient.js';
 
 interface Block {
   number: number;

@@ -7,6 +7,21 @@ export interface Envelope<Data = Record<string, unknown>> {
   message: string;
 }
 
+/** A transaction as the explorer serves it (txlist items, gettx). */
+export interface ServedTx {
+  hash: string;
+  blockNumber: number;
+  transactionIndex: number;
+  from: string;
+  to: string;
+  value: string;
+  gas: number;
+  gasPrice: string;
+  input: string;
+  status: string;
+  timeStamp: number;
+}
+
 export interface JsonResponse<Data> {
   status: number;
   headers: Headers;

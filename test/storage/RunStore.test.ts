@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { serialiseRecords } from '../../src/storage/RecordStore.js';
-import { RunStore, RunTakenOverError, type PageToStore } from '../../src/storage/RunStore.js';
+import { RunStore, RunTakenOverError } from '../../src/storage/RunStore.js';
+import { pageOf } from '../support/storedPages.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;
@@ -15,24 +15,7 @@ afterAll(() => database.drop());
 
 const claimRun = () => store.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
 
-function page(kind: string, items: { hash: string; value: string }[]): PageToStore {
-  const raw = JSON.stringify({ status: 'success', data: { result: items }, message: 'OK' });
-  return {
-    requestUrl: 'http://127.0.0.1/api?page=1',
-    raw,
-    status: 'success',
-    message: 'OK',
-    bytes: raw.length,
-    contentHash: 'h',
-    kind,
-    records: serialiseRecords(
-      items.map((item) => item.hash),
-      items,
-    ),
-    checkpoint: { position: {} },
-    cursorValue: null,
-  };
-}
+const page = (kind: string, items: { hash: string; value: string }[]) => pageOf(kind, items, 'hash');
 
 const txs = (values: string[]) => values.map((value, index) => ({ hash: `0x${index}`, value }));
 const storedValues = async (kind: string) =>

@@ -1,0 +1,22 @@
+import { serialiseRecords } from '../../src/storage/RecordStore.js';
+import type { PageToStore } from '../../src/storage/RunStore.js';
+
+/** A page of these records, keyed by `keyField`, as a sync hands it to RunStore.storePage. */
+export function pageOf(kind: string, items: Record<string, unknown>[], keyField: string): PageToStore {
+  const raw = JSON.stringify({ status: 'success', data: { result: items }, message: 'OK' });
+  return {
+    requestUrl: 'http://127.0.0.1/api?page=1',
+    raw,
+    status: 'success',
+    message: 'OK',
+    bytes: raw.length,
+    contentHash: 'h',
+    kind,
+    records: serialiseRecords(
+      items.map((item) => String(item[keyField])),
+      items,
+    ),
+    checkpoint: { position: {} },
+    cursorValue: null,
+  };
+}
