@@ -15,7 +15,6 @@ import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { measureNaiveLoop } from './naiveLoop.js';
 import { measureQueue } from './queueLimit.js';
 import { buildReport, formatReport, type Sizes } from './report.js';
-import { settleDatabase } from './settleDatabase.js';
 import { startSimulatorProcess, type SimulatorUrls } from './simulatorProcess.js';
 import type { TxQuery } from './txPages.js';
 import { measureUpsert } from './upsertLimit.js';
@@ -28,7 +27,7 @@ const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [
 
 const SIZES: Sizes = quick
   ? { big: 200_000, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 500, smallRunsConcurrency: 64, smallRunsWarmUp: 200, smallRunsTrials: 1 }
-  : { big: 1_000_000, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 500, smallRunsTrials: 3 };
+  : { big: 1_000_000, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 3 };
 
 /** The element whose `value` is the median (the lower middle one for an even count). */
 function median<T>(items: readonly T[], value: (item: T) => number): T {
@@ -76,18 +75,17 @@ try {
 
   const txRun = async (label: string, job: TxListJob, expectedNew: number): Promise<MeasuredRuns> => {
     const { tree, webhookUuid } = benchConfigTree({ sim, txJobs: [job], concurrency: 2 });
-    await settleDatabase(databaseUrl);
     say(`${label}…`);
-    const result = await measureRuns({
+    const [result] = (await measureRuns({
       configTree: tree,
       webhookUuid,
       ...servers,
-      jobs: [job.name],
+      trials: [[job.name]],
       expectedRecords: expectedRecords(job),
       expectedNew,
       timeoutMs: 600_000,
       pollMs: 200,
-    });
+    })) as [MeasuredRuns];
     say(`   ${Math.round(result.recordsPerS)} records/s, ${result.pagesPerS.toFixed(1)} pages/s, ${result.seconds.toFixed(1)} s, peak RSS ${result.memory.peakRssMB.toFixed(0)} MB`);
     return result;
   };
@@ -105,23 +103,18 @@ try {
     warmUpQueries: SIZES.smallRunsWarmUp,
     concurrency: SIZES.smallRunsConcurrency,
   });
-  const smallTrials: MeasuredRuns[] = [];
-  for (let trial = 1; trial <= SIZES.smallRunsTrials; trial++) {
-    await settleDatabase(databaseUrl);
-    const measured = await measureRuns({
-      configTree: small.tree,
-      webhookUuid: small.webhookUuid,
-      ...servers,
-      warmUpJobs: trial === 1 ? ['blocks-warmup'] : [],
-      jobs: [`blocks-${trial}`],
-      expectedRecords: SIZES.smallRuns,
-      expectedNew: SIZES.smallRuns,
-      timeoutMs: 300_000,
-      pollMs: 500,
-    });
-    say(`   trial ${trial}: ${measured.runsPerS.toFixed(1)} runs/s`);
-    smallTrials.push(measured);
-  }
+  const smallTrials = await measureRuns({
+    configTree: small.tree,
+    webhookUuid: small.webhookUuid,
+    ...servers,
+    warmUpJobs: ['blocks-warmup'],
+    trials: Array.from({ length: SIZES.smallRunsTrials }, (_, trial) => [`blocks-${trial + 1}`]),
+    expectedRecords: SIZES.smallRuns,
+    expectedNew: SIZES.smallRuns,
+    timeoutMs: 300_000,
+    pollMs: 500,
+  });
+  smallTrials.forEach((trial, index) => say(`   trial ${index + 1}: ${trial.runsPerS.toFixed(1)} runs/s`));
   const smallRuns = median(smallTrials, (trial) => trial.runsPerS);
   say(`   median: ${smallRuns.runsPerS.toFixed(1)} runs/s`);
 
@@ -131,7 +124,7 @@ try {
     'before each e2e phase (untimed): VACUUM (ANALYZE) of feedsync tables and CHECKPOINT, so no phase pays for the previous one',
     'every e2e run runs in a fresh worker process (WorkerProcess via test/bench/benchWorker.ts under tsx); peak RSS is its VmHWM',
     `worker concurrency: 2 for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs; notices are delivered by the notify queue's drains, webhook.concurrency (10) at a time`,
-    `one-page runs: ${SIZES.smallRunsTrials} trial(s) of ${SIZES.smallRuns} runs, each on blocks of its own; the figure is the median trial. Before the first, ${SIZES.smallRunsWarmUp} untimed warm-up runs, then VACUUM (ANALYZE): the worker's code compiled and its cached plans made for tables of a live size, as in a worker that has run a while`,
+    `one-page runs: ${SIZES.smallRunsTrials} trial(s) of ${SIZES.smallRuns} runs, one after another in one worker process, each on blocks of its own; the figure is the median trial. Before the first, ${SIZES.smallRunsWarmUp} untimed warm-up runs; before each, VACUUM (ANALYZE): the worker's code compiled and its cached plans made for tables of a live size, as in a worker that has run a while`,
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { parseConfig } from '../../src/config/loadConfig.js';
+import type { Config } from '../../src/config/schema.js';
 import { enqueueRuns, type EnqueuedRun } from '../../src/jobs/enqueueRuns.js';
-import { openQueues, redisConnection } from '../../src/jobs/queues.js';
+import { openQueues, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { cpuBetween, cpuSnapshot, type CpuSeconds } from './processCpu.js';
 import { settleDatabase } from './settleDatabase.js';
 import { waitForNotices } from './webhookNotices.js';
@@ -15,11 +16,11 @@ export interface RunsToMeasure {
   simulatorPid: number;
   redisUrl: string;
   databaseUrl: string;
-  /** Jobs to enqueue ("sync now"), every query of each. */
-  jobs: string[];
-  /** Jobs run to the end before the clock starts, so that the worker is warm (its code compiled) as a long-running one is. */
+  /** The measured trials, one after another in the same worker: the jobs each enqueues ("sync now"), every query of each. */
+  trials: string[][];
+  /** Jobs run to the end before the first trial, so that the worker is warm (its code compiled) as a long-running one is. */
   warmUpJobs?: string[];
-  /** Records the runs must report in all (new + updated + unchanged). */
+  /** Records each trial's runs must report in all (new + updated + unchanged). */
   expectedRecords: number;
   /** Of those, how many must be new (undefined: not checked). */
   expectedNew?: number;
@@ -43,6 +44,9 @@ export interface MeasuredRuns {
   cpu: CpuSeconds;
 }
 
+/** What one trial's runs reported, before it is checked against the storage. */
+type Trial = Omit<MeasuredRuns, 'memory'>;
+
 interface RunRow {
   id: string;
   status: string;
@@ -52,65 +56,72 @@ interface RunRow {
 }
 
 /**
- * Runs through the real worker, in a fresh worker process: the jobs are queued as "sync now"
- * runs from here, and the clock stops when the last completion notice reaches the simulator's
- * webhook receiver. Afterwards, what was stored is checked: every run succeeded, one envelope
- * per page, a checkpoint, and one records row first seen per new record.
+ * Runs through the real worker, in a fresh worker process: each trial's jobs are queued as "sync
+ * now" runs from here, and its clock stops when its last completion notice reaches the simulator's
+ * webhook receiver. Before each trial (untimed) the database is settled; after it, what was
+ * stored is checked: every run succeeded, one envelope per page, a checkpoint, and one records
+ * row first seen per new record. A trial's memory is the worker's peak so far.
  */
-export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns> {
+export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns[]> {
   const config = parseConfig(options.configTree, 'bench config', {});
   const worker = await startWorkerChild({ configTree: options.configTree, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl, nodeArgs: options.nodeArgs });
   const connection = redisConnection(options.redisUrl, 'worker');
   const queues = openQueues(connection, config.worker);
-  let memory: WorkerMemory | undefined;
   try {
     for (const job of options.warmUpJobs ?? []) {
       const warmUp = await enqueueRuns(config, queues, job);
       await waitForNotices(options.webhookBaseUrl, options.webhookUuid, warmUp.map((run) => run.runId), options.timeoutMs, options.pollMs);
+    }
+    const measured: MeasuredRuns[] = [];
+    for (const jobs of options.trials) {
       // As autovacuum would by now in a worker that has run a while: fresh statistics, and plans cached while the tables were small re-planned.
       await settleDatabase(options.databaseUrl);
+      const trial = await runTrial(options, config, queues, worker.pid, jobs);
+      measured.push({ ...trial, memory: worker.memory() });
     }
-    const cpuBefore = cpuSnapshot({ worker: worker.pid, simulator: options.simulatorPid });
-    const startedAt = Date.now();
-    const runs: EnqueuedRun[] = [];
-    for (const job of options.jobs) runs.push(...(await enqueueRuns(config, queues, job)));
-    const runIds = runs.map((run) => run.runId);
-    const notices = await waitForNotices(options.webhookBaseUrl, options.webhookUuid, runIds, options.timeoutMs, options.pollMs);
-    const seconds = (Math.max(...notices.map((notice) => notice.receivedAtMs)) - startedAt) / 1000;
-    const cpu = cpuBetween(cpuBefore, cpuSnapshot({ worker: worker.pid, simulator: options.simulatorPid }));
-    memory = await worker.stop();
-
-    const failed = notices.filter((notice) => notice.type !== 'sync.succeeded');
-    if (failed.length > 0) throw new Error(`${failed.length} of ${notices.length} runs did not succeed`);
-    const counts = { new: 0, updated: 0, unchanged: 0 };
-    let pages = 0;
-    for (const notice of notices) {
-      pages += notice.pages;
-      counts.new += notice.records.new;
-      counts.updated += notice.records.updated;
-      counts.unchanged += notice.records.unchanged;
-    }
-    const records = counts.new + counts.updated + counts.unchanged;
-    if (records !== options.expectedRecords) throw new Error(`the runs reported ${records} records, expected ${options.expectedRecords}`);
-    if (options.expectedNew !== undefined && counts.new !== options.expectedNew) throw new Error(`the runs reported ${counts.new} new records, expected ${options.expectedNew}`);
-    await checkStored(options.databaseUrl, runIds, pages, counts.new);
-    return {
-      runs: runs.length,
-      pages,
-      records,
-      counts,
-      seconds,
-      recordsPerS: records / seconds,
-      pagesPerS: pages / seconds,
-      runsPerS: runs.length / seconds,
-      memory,
-      cpu,
-    };
+    return measured;
   } finally {
-    if (!memory) await worker.stop().catch(() => undefined);
+    await worker.stop().catch(() => undefined);
     await queues.close();
     connection.disconnect();
   }
+}
+
+async function runTrial(options: RunsToMeasure, config: Config, queues: Queues, workerPid: number, jobs: string[]): Promise<Trial> {
+  const cpuBefore = cpuSnapshot({ worker: workerPid, simulator: options.simulatorPid });
+  const startedAt = Date.now();
+  const runs: EnqueuedRun[] = [];
+  for (const job of jobs) runs.push(...(await enqueueRuns(config, queues, job)));
+  const runIds = runs.map((run) => run.runId);
+  const notices = await waitForNotices(options.webhookBaseUrl, options.webhookUuid, runIds, options.timeoutMs, options.pollMs);
+  const seconds = (Math.max(...notices.map((notice) => notice.receivedAtMs)) - startedAt) / 1000;
+  const cpu = cpuBetween(cpuBefore, cpuSnapshot({ worker: workerPid, simulator: options.simulatorPid }));
+
+  const failed = notices.filter((notice) => notice.type !== 'sync.succeeded');
+  if (failed.length > 0) throw new Error(`${failed.length} of ${notices.length} runs did not succeed`);
+  const counts = { new: 0, updated: 0, unchanged: 0 };
+  let pages = 0;
+  for (const notice of notices) {
+    pages += notice.pages;
+    counts.new += notice.records.new;
+    counts.updated += notice.records.updated;
+    counts.unchanged += notice.records.unchanged;
+  }
+  const records = counts.new + counts.updated + counts.unchanged;
+  if (records !== options.expectedRecords) throw new Error(`the runs reported ${records} records, expected ${options.expectedRecords}`);
+  if (options.expectedNew !== undefined && counts.new !== options.expectedNew) throw new Error(`the runs reported ${counts.new} new records, expected ${options.expectedNew}`);
+  await checkStored(options.databaseUrl, runIds, pages, counts.new);
+  return {
+    runs: runs.length,
+    pages,
+    records,
+    counts,
+    seconds,
+    recordsPerS: records / seconds,
+    pagesPerS: pages / seconds,
+    runsPerS: runs.length / seconds,
+    cpu,
+  };
 }
 
 /** Nothing was skipped to win a figure: every page has its envelope, every run its checkpoint, every new record its row. */

@@ -17,6 +17,8 @@ export interface WorkerMemory {
 
 export interface WorkerChild {
   pid: number;
+  /** Its memory figures so far. */
+  memory(): WorkerMemory;
   /** Stops the worker (SIGTERM, drain) and returns its memory figures read just before. */
   stop(): Promise<WorkerMemory>;
 }
@@ -62,13 +64,15 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
   }
   const pid = child.pid!;
   const idleRssMB = procStatusMB(pid, 'VmRSS');
+  const memory = (): WorkerMemory => ({ idleRssMB, peakRssMB: procStatusMB(pid, 'VmHWM') });
   return {
     pid,
+    memory,
     async stop() {
-      const peakRssMB = procStatusMB(pid, 'VmHWM');
+      const figures = memory();
       await stopChild(child, 60_000);
       await rm(dir, { recursive: true, force: true });
-      return { idleRssMB, peakRssMB };
+      return figures;
     },
   };
 }
