@@ -65,6 +65,22 @@ describe('NoticeOutbox.deliverDue', () => {
     for (const notice of queued) expect(await attemptRows(notice.id)).toEqual([{ http_status: 200, error: null }]);
   });
 
+  it('posts a batch of more than ten notices under one deadline without a listener-leak warning', async () => {
+    const queued = await Promise.all(Array.from({ length: 12 }, () => queuedNotice()));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const attempts = await new NoticeOutbox(database.db, webhook({ concurrency: 12 }), capturingLogger().logger).deliverDue();
+      expect(attempts.delivered).toBe(queued.length);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   it('leaves notices that are not due yet for later, and says when the first falls due', async () => {
     const notice = await queuedNotice();
     receiver.answer = (response) => response.writeHead(503, { 'retry-after': '30' }).end();
