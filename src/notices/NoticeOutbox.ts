@@ -1,4 +1,4 @@
-import { setMaxListeners } from 'node:events';
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { WebhookConfig } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
@@ -128,8 +128,8 @@ export class NoticeOutbox {
     if (leased.length === 0) return [];
     // One deadline for the batch: every attempt in it ends within timeoutMs, so a slow receiver holds no drain up.
     const deadline = AbortSignal.timeout(this.webhook.timeoutMs);
-    // undici listens on it once or twice per request: more than Node's leak warning expects, and gone with the batch.
-    setMaxListeners(2 * leased.length + 1, deadline);
+    // undici listens on it once per request in flight: a batch may hold more than Node's leak warning expects.
+    setMaxListeners(defaultMaxListeners + leased.length, deadline);
     const posted = await Promise.all(leased.map((notice) => postNotice(this.webhook, notice.id, notice.body, deadline)));
     const outcomes = leased.map((notice, index) => this.outcomeOf(notice, posted[index]!));
     const values = [

@@ -340,7 +340,8 @@ export class RunStore {
         and(
           eq(syncRuns.job, job),
           eq(syncRuns.queryIndex, queryIndex),
-          eq(syncRuns.status, 'running'),
+          // A literal, not a parameter: a generic plan can use the partial index on running runs only then.
+          sql`${syncRuns.status} = 'running'`,
           ne(syncRuns.runKey, runKey),
           // A run that has stored nothing for this long has lost its worker; it no longer blocks ticks.
           gt(syncRuns.updatedAt, sql`now() - ${`${STALE_RUN_MS} milliseconds`}::interval`),

@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { parseIntoClientConfig } from 'pg-connection-string';
 import * as schema from './schema.js';
 
 export type Database = NodePgDatabase<typeof schema>;
@@ -20,26 +19,33 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', impor
 const MIGRATION_LOCK = 7_346_112_001;
 
 /**
- * Planner settings of feedsync's sessions, sent at connection start. Its statements look rows up
- * by key, a handful at a time, in tables whose hot pages are cached:
- * - `plan_cache_mode`: a generic plan serves every execution of a prepared statement. Left to
+ * Planner settings for feedsync's sessions. Its statements look rows up by key, a handful at a
+ * time, in tables whose hot pages are cached:
+ * - `plan_cache_mode`: one generic plan serves every execution of a prepared statement. Left to
  *   itself, Postgres re-plans the batch statements on every call (a parameter array of unknown
- *   length makes the generic plan look dearer than a custom one), and planning cost more than
+ *   length makes the generic plan look dearer than a custom one), and planning costs more than
  *   running them.
- * - `random_page_cost`: the usual value for SSDs and cached data. At the default 4 a generic
+ * - `random_page_cost`: the usual value for SSDs and cached data. At the default 4, a generic
  *   plan prefers a sequential scan of a table of a few thousand rows to a handful of index lookups.
- * Options in the database URL come after these, so a URL can override either.
+ * A value already chosen for the connection, role or database (startup options, PGOPTIONS,
+ * ALTER ROLE/DATABASE … SET) is left as it is, so a deployment can opt out.
  */
-export const SESSION_OPTIONS = '-c plan_cache_mode=force_generic_plan -c random_page_cost=1.1';
+const SESSION_SETTINGS = `select set_config(wanted.name, wanted.value, false)
+    from (values ('plan_cache_mode', 'force_generic_plan'), ('random_page_cost', '1.1')) as wanted(name, value)
+    join pg_settings s on s.name = wanted.name
+    where s.source not in ('client', 'user', 'database', 'database user')`;
 
 export function openStorage(databaseUrl: string, options: { max?: number } = {}): Storage {
-  const connection = parseIntoClientConfig(databaseUrl);
   const pool = new pg.Pool({
-    application_name: 'feedsync',
-    ...connection,
-    options: connection.options ? `${SESSION_OPTIONS} ${connection.options}` : SESSION_OPTIONS,
+    connectionString: databaseUrl,
     max: options.max ?? 10,
+    application_name: 'feedsync',
     connectionTimeoutMillis: 10_000,
+    // pg-pool awaits this before handing the connection out (and fails the checkout if it throws); @types/pg types it as returning void.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
+    onConnect: async (client) => {
+      await client.query(SESSION_SETTINGS);
+    },
   });
   // An idle client losing its server (Postgres restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

@@ -35,6 +35,8 @@ export const syncRuns = pgTable(
   (table) => [
     uniqueIndex('sync_runs_run_key_idx').on(table.runKey),
     index('sync_runs_job_started_idx').on(table.job, table.startedAt),
+    // The overlap check looks for the few running runs of a query among all its runs ever.
+    index('sync_runs_running_idx').on(table.job, table.queryIndex).where(sql`${table.status} = 'running'`),
     check('sync_runs_status_check', sql`${table.status} in ('running', 'succeeded', 'failed')`),
   ],
 );

@@ -122,7 +122,7 @@ try {
     'upstream: the bundled simulator in its own process, head frozen at block 120,000; no rate limit configured',
     'e2e times run from the first enqueue to the last completion notice received by the simulator webhook receiver',
     'before each e2e phase (untimed): VACUUM (ANALYZE) of feedsync tables and CHECKPOINT, so no phase pays for the previous one',
-    'every e2e run runs in a fresh worker process (WorkerProcess via test/bench/benchWorker.ts under tsx); peak RSS is its VmHWM',
+    'every measured phase runs in a fresh worker process (WorkerProcess via test/bench/benchWorker.ts under tsx), the one-page trials all in one; peak RSS is its VmHWM',
     `worker concurrency: 2 for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs; notices are delivered by the notify queue's drains, webhook.concurrency (10) at a time`,
     `one-page runs: ${SIZES.smallRunsTrials} trial(s) of ${SIZES.smallRuns} runs, one after another in one worker process, each on blocks of its own; the figure is the median trial. Before the first, ${SIZES.smallRunsWarmUp} untimed warm-up runs; before each, VACUUM (ANALYZE): the worker's code compiled and its cached plans made for tables of a live size, as in a worker that has run a while`,
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',

@@ -19,8 +19,8 @@ export interface WorkerChild {
   pid: number;
   /** Its memory figures so far. */
   memory(): WorkerMemory;
-  /** Stops the worker (SIGTERM, drain) and returns its memory figures read just before. */
-  stop(): Promise<WorkerMemory>;
+  /** Stops the worker (SIGTERM, drain). */
+  stop(): Promise<void>;
 }
 
 export interface WorkerChildOptions {
@@ -69,10 +69,8 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
     pid,
     memory,
     async stop() {
-      const figures = memory();
       await stopChild(child, 60_000);
       await rm(dir, { recursive: true, force: true });
-      return figures;
     },
   };
 }

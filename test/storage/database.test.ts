@@ -2,14 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/storage/database.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
-async function settingsOf(url: string): Promise<{ planCacheMode: string; randomPageCost: string; applicationName: string }> {
+interface PlannerSettings {
+  planCacheMode: string;
+  randomPageCost: string;
+}
+
+async function plannerSettingsOf(url: string): Promise<PlannerSettings> {
   const storage = openStorage(url, { max: 1 });
   try {
-    const { rows } = await storage.pool.query<{ plan_cache_mode: string; random_page_cost: string; application_name: string }>(
-      `select current_setting('plan_cache_mode') as plan_cache_mode, current_setting('random_page_cost') as random_page_cost, current_setting('application_name') as application_name`,
+    const { rows } = await storage.pool.query<{ plan_cache_mode: string; random_page_cost: string }>(
+      `select current_setting('plan_cache_mode') as plan_cache_mode, current_setting('random_page_cost') as random_page_cost`,
     );
-    const [row] = rows;
-    return { planCacheMode: row!.plan_cache_mode, randomPageCost: row!.random_page_cost, applicationName: row!.application_name };
+    return { planCacheMode: rows[0]!.plan_cache_mode, randomPageCost: rows[0]!.random_page_cost };
   } finally {
     await storage.close();
   }
@@ -24,14 +28,23 @@ describe('openStorage', () => {
     await database.drop();
   });
 
-  it("opens sessions that keep one generic plan per statement and cost pages as on SSDs", async () => {
-    expect(await settingsOf(database.url)).toEqual({ planCacheMode: 'force_generic_plan', randomPageCost: '1.1', applicationName: 'feedsync' });
+  it('opens sessions that keep one generic plan per statement and cost pages as on SSDs', async () => {
+    expect(await plannerSettingsOf(database.url)).toEqual({ planCacheMode: 'force_generic_plan', randomPageCost: '1.1' });
   });
 
-  it('lets options and an application name in the database URL override its own', async () => {
+  it("leaves a setting given in the database URL's options as it is", async () => {
     const url = new URL(database.url);
     url.searchParams.set('options', '-c random_page_cost=2');
-    url.searchParams.set('application_name', 'nightly-ingest');
-    expect(await settingsOf(url.href)).toEqual({ planCacheMode: 'force_generic_plan', randomPageCost: '2', applicationName: 'nightly-ingest' });
+    expect(await plannerSettingsOf(url.href)).toEqual({ planCacheMode: 'force_generic_plan', randomPageCost: '2' });
+  });
+
+  it('leaves a setting made for the database (ALTER DATABASE … SET) as it is', async () => {
+    const name = new URL(database.url).pathname.slice(1);
+    await database.pool.query(`alter database ${name} set plan_cache_mode = auto`);
+    try {
+      expect(await plannerSettingsOf(database.url)).toEqual({ planCacheMode: 'auto', randomPageCost: '1.1' });
+    } finally {
+      await database.pool.query(`alter database ${name} reset plan_cache_mode`);
+    }
   });
 });

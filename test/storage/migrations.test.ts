@@ -22,10 +22,11 @@ describe('migrations', () => {
     // The migrations as they stood before 0002_envelope_body.
     const older = await mkdtemp(join(tmpdir(), 'feedsync-migrations-'));
     await cp(MIGRATIONS_FOLDER, older, { recursive: true });
-    await rm(join(older, '0002_envelope_body.sql'));
     const journalFile = join(older, 'meta', '_journal.json');
     const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
-    journal.entries = journal.entries.filter((entry) => entry.tag !== '0002_envelope_body');
+    const since = journal.entries.findIndex((entry) => entry.tag === '0002_envelope_body');
+    for (const entry of journal.entries.slice(since)) await rm(join(older, `${entry.tag}.sql`));
+    journal.entries = journal.entries.slice(0, since);
     await writeFile(journalFile, JSON.stringify(journal));
     const database = await createTestDatabase(older);
     try {

@@ -1,0 +1,1 @@
+CREATE INDEX "sync_runs_running_idx" ON "sync_runs" USING btree ("job","query_index") WHERE "sync_runs"."status" = 'running';
