@@ -26,7 +26,7 @@ const cpuProfDir = profileAt >= 0 ? args[profileAt + 1] : undefined;
 const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
 
 const SIZES: Sizes = quick
-  ? { big: 200_000, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 500, smallRunsConcurrency: 64, smallRunsWarmUp: 200, smallRunsTrials: 1 }
+  ? { big: 200_000, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1 }
   : { big: 1_000_000, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 3 };
 
 /** The element whose `value` is the median (the lower middle one for an even count). */
