@@ -27,7 +27,7 @@ const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [
 
 const SIZES: Sizes = quick
   ? { big: 200_000, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1 }
-  : { big: 1_000_000, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 3 };
+  : { big: 1_000_000, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3 };
 
 /** The element whose `value` is the median (the lower middle one for an even count). */
 function median<T>(items: readonly T[], value: (item: T) => number): T {
