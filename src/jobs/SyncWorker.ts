@@ -10,6 +10,7 @@ import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databa
 import type { Runtime } from '../runtime/openRuntime.js';
 import { RunTakenOverError } from '../storage/RunStore.js';
 import { QueryChangedError, SyncInterruptedError, syncQuery, type RunSummary } from '../sync/syncQuery.js';
+import type { NotifyWorker } from './NotifyWorker.js';
 import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
 
 /** What a sync job returns to BullMQ: small, it is kept in Redis with the job. */
@@ -53,6 +54,8 @@ export class SyncWorker {
     private readonly runtime: Runtime,
     connection: Redis,
     private readonly queues: Queues,
+    /** This process's notify worker, if it runs one: a drain it is running takes up new notices. */
+    private readonly localDrains?: Pick<NotifyWorker, 'takeUp'>,
   ) {
     const { worker: settings } = runtime.config;
     this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
@@ -95,6 +98,11 @@ export class SyncWorker {
     return drained;
   }
 
+  /** After a notice is committed: a drain delivering in this process takes it up, or one is queued. */
+  private async requestDrain(): Promise<void> {
+    if (!this.localDrains?.takeUp()) await queueOutboxDrain(this.queues);
+  }
+
   /**
    * A job that failed for good without its processor recording the outcome (stalled too often,
    * or Postgres down at the end): the run is closed as failed and its notice queued, so that no
@@ -109,7 +117,7 @@ export class SyncWorker {
       await store.finish(run.id, { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message }, (ended) =>
         outbox ? completionNotice(ended) : undefined,
       );
-      if (outbox) await queueOutboxDrain(this.queues);
+      if (outbox) await this.requestDrain();
       this.runtime.metrics?.runEnded(job.data.job, 'failed');
       logger.error({ runId: run.id, runKey: run.runKey, err: { message: error.message } }, 'run abandoned by its job; recorded as failed');
     } catch (closeError) {
@@ -175,12 +183,12 @@ export class SyncWorker {
       }
       const final = !isRetryable(error) || job.attemptsMade + 1 >= attempts;
       metrics?.runEnded(data.job, final ? 'failed' : 'retrying');
-      if (final && this.runtime.outbox) await queueOutboxDrain(this.queues);
+      if (final && this.runtime.outbox) await this.requestDrain();
       if (!isRetryable(error)) throw new UnrecoverableError(error.message);
       throw error;
     }
     metrics?.runEnded(data.job, summary.status);
-    if (summary.status === 'succeeded' && this.runtime.outbox) await queueOutboxDrain(this.queues);
+    if (summary.status === 'succeeded' && this.runtime.outbox) await this.requestDrain();
     return result;
   }
 }

@@ -69,8 +69,8 @@ export class WorkerProcess {
     });
     const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + 4 });
     opened.runtime = runtime;
-    const syncWorker = options.roles.worker ? new SyncWorker(runtime, connect(), queues) : undefined;
     const notifyWorker = options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, connect(), queues, runtime.logger) : undefined;
+    const syncWorker = options.roles.worker ? new SyncWorker(runtime, connect(), queues, notifyWorker) : undefined;
     const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store, shared, runtime.logger) : undefined;
     const ops = options.http ? new OpsServer({ runtime, queues, redis: shared, metrics, dashboardAuth: options.dashboardAuth }) : undefined;
     return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler, ops);

@@ -59,6 +59,19 @@ async function queuedNotice(): Promise<string> {
   return id;
 }
 
+/** Counts the jobs added to a queue from now on (drains, wake-ups). */
+function countAdds(queue: Queues['notify']): () => number {
+  let added = 0;
+  const add = queue.add.bind(queue);
+  queue.add = (...args) => {
+    added += 1;
+    return add(...args);
+  };
+  return () => added;
+}
+
+const noticeState = (id: string) => database.pool.query<{ state: string }>('select state from notices where id = $1', [id]).then((result) => result.rows[0]?.state);
+
 const idle = async (notify: Queues['notify']) => {
   const counts = await notify.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
   return Object.values(counts).every((count) => count === 0);
@@ -78,6 +91,36 @@ describe('NotifyWorker', () => {
     const delivered = receiver.received.map(({ body }) => (JSON.parse(body) as { data: { runId: string } }).data.runId);
     expect(new Set(delivered).size).toBe(ids.length);
     await waitFor('the notify queue to be idle', () => idle(queues.notify), 5_000);
+  });
+
+  it('lets a drain delivering take up a notice committed meanwhile, and delivers it without another drain', async () => {
+    const { worker, queues } = startNotifyWorker();
+    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
+    const first = await Promise.all([queuedNotice(), queuedNotice()]);
+    // The receiver holds the first two posts, so the drain (which leased both: fewer than a batch) is still delivering.
+    const held: (() => void)[] = [];
+    receiver.answer = (response) => void held.push(() => response.end());
+    await queueOutboxDrain(queues);
+    await waitFor('the drain to post both notices', () => held.length === first.length, 5_000);
+
+    const late = await queuedNotice();
+    const takenUp = worker.takeUp();
+    const drainsQueued = countAdds(queues.notify);
+    receiver.answer = (response) => response.end();
+    for (const release of held) release();
+
+    expect(takenUp).toBe(true);
+    await waitFor('the late notice delivered', async () => (await noticeState(late)) === 'delivered', 5_000);
+    await waitFor('the notify queue to be idle', () => idle(queues.notify), 5_000);
+    expect(receiver.received).toHaveLength(3);
+    expect(drainsQueued()).toBe(0);
+  });
+
+  it('takes up nothing when no drain is delivering', async () => {
+    const { worker, queues } = startNotifyWorker();
+    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
+
+    expect(worker.takeUp()).toBe(false);
   });
 
   it('with nothing pending, a drain queues no further drain', async () => {
