@@ -4,9 +4,11 @@ import type { NoticeOutbox, NoticeState } from '../notices/NoticeOutbox.js';
 import type { Logger } from '../observability/logger.js';
 import { NOTIFY_QUEUE, queueOutboxDrain, type NotifyJobData, type Queues } from './queues.js';
 
-/** How often a drain is queued regardless (a signal lost in a crash between commit and enqueue, a lease expired). */
+/** How often a drain is queued regardless (a signal lost in a crash between commit and enqueue, or a take-up not yet looked at; a lease expired). */
 const SWEEP_INTERVAL_MS = 30_000;
 const OUTBOX_RETRY_MS = 5_000;
+/** A drain takes up notices for this long at most, then hands them to the queue: no job stays active for hours. */
+const TAKE_UP_FOR_MS = 10_000;
 
 /**
  * Works the notify queue: each job drains the outbox, delivering every due notice in batches
@@ -17,9 +19,11 @@ const OUTBOX_RETRY_MS = 5_000;
 export class NotifyWorker {
   private readonly worker: Worker<NotifyJobData>;
   private sweeper: NodeJS.Timeout | undefined;
-  /** Drains in their delivery loop; each looks for due notices once more before it ends when asked to. */
+  /** Drains in their delivery loop, where a take-up is looked at. */
   private drainsDelivering = 0;
+  /** Set by takeUp: a drain in its loop leases once more before it ends. */
   private lookAgain = false;
+  /** While closing, runs queue their drains: close waits for no stream of take-ups. */
   private closing = false;
 
   constructor(
@@ -46,8 +50,9 @@ export class NotifyWorker {
 
   /**
    * Offers a notice just committed to a drain delivering in this process: true when one will look
-   * for due notices again after this call, so no drain has to be queued for it. Under a steady
-   * stream of short runs, one drain then delivers them all, without a queue round trip per run.
+   * for due notices again after this call (or, if its lease fails or its time is up, queue a drain
+   * for them), so the caller need not queue one. Under a steady stream of short runs, one drain
+   * then delivers them all, without a queue round trip per run.
    */
   takeUp(): boolean {
     if (this.drainsDelivering === 0 || this.closing) return false;
@@ -82,23 +87,36 @@ export class NotifyWorker {
       this.logger.warn({ err: { message: (error as Error).message } }, 'notice delivery deferred: outbox unreachable');
       waitMs = OUTBOX_RETRY_MS;
     }
+    if (this.lookAgain && this.drainsDelivering === 0) {
+      // Notices taken up but not leased since (a failed lease, or the time limit) go to a drain of the queue.
+      this.lookAgain = false;
+      await queueOutboxDrain(this.queues);
+    }
     if (waitMs !== undefined) await queueOutboxDrain(this.queues, waitMs);
     return attempts;
   }
 
-  /** Delivers what is due, and again for as long as takeUp asks. */
+  /** Delivers what is due, and again for as long as takeUp asks (up to TAKE_UP_FOR_MS). */
   private async deliverWhileAsked(): Promise<Record<NoticeState, number>> {
     const attempts: Record<NoticeState, number> = { delivered: 0, pending: 0, exhausted: 0 };
+    const endBy = performance.now() + TAKE_UP_FOR_MS;
     this.drainsDelivering += 1;
     try {
       do {
-        // Whichever drain clears the flag delivers once more after the notice that set it was committed.
+        // Whichever drain clears the flag leases once more after the notices taken up were committed.
+        const asked = this.lookAgain;
         this.lookAgain = false;
-        const delivered = await this.outbox.deliverDue();
-        attempts.delivered += delivered.delivered;
-        attempts.pending += delivered.pending;
-        attempts.exhausted += delivered.exhausted;
-      } while (this.lookAgain);
+        try {
+          const delivered = await this.outbox.deliverDue();
+          attempts.delivered += delivered.delivered;
+          attempts.pending += delivered.pending;
+          attempts.exhausted += delivered.exhausted;
+        } catch (error) {
+          // Those notices are still to deliver: the flag goes back, for another drain or for drain's hand-off.
+          if (asked) this.lookAgain = true;
+          throw error;
+        }
+      } while (this.lookAgain && performance.now() < endBy);
     } finally {
       this.drainsDelivering -= 1;
     }

@@ -35,14 +35,16 @@ afterAll(async () => {
   await database.drop();
 });
 
-function startNotifyWorker(): { worker: NotifyWorker; queues: Queues } {
-  const webhook: WebhookConfig = { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000 };
+/** A notify worker over the test database's outbox, or over `outbox` when given (a stub at that seam). */
+function startNotifyWorker(options: { webhook?: Partial<WebhookConfig>; outbox?: NoticeOutbox } = {}): { worker: NotifyWorker; queues: Queues } {
+  const webhook: WebhookConfig = { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...options.webhook };
   const shared = redisConnection(inject('redisUrl'), 'worker');
   const own = redisConnection(inject('redisUrl'), 'worker');
   connections = [shared, own];
   queues = openQueues(shared, workerSchema.parse({ prefix: `test-${randomBytes(4).toString('hex')}` }));
   // No sweep during a test: every drain is one the test asked for (the first, at start, finds nothing).
-  worker = new NotifyWorker(new NoticeOutbox(database.db, webhook, capturingLogger().logger), own, queues, capturingLogger().logger, 3_600_000);
+  const outbox = options.outbox ?? new NoticeOutbox(database.db, webhook, capturingLogger().logger);
+  worker = new NotifyWorker(outbox, own, queues, capturingLogger().logger, 3_600_000);
   void worker.run();
   return { worker, queues };
 }
@@ -59,13 +61,13 @@ async function queuedNotice(): Promise<string> {
   return id;
 }
 
-/** Counts the jobs added to a queue from now on (drains, wake-ups). */
-function countAdds(queue: Queues['notify']): () => number {
-  let added = 0;
+/** Records the jobs added to a queue from now on (drains now, and wake-ups with their delay). */
+function countAdds(queue: Queues['notify']): () => { delay: number | undefined }[] {
+  const added: { delay: number | undefined }[] = [];
   const add = queue.add.bind(queue);
-  queue.add = (...args) => {
-    added += 1;
-    return add(...args);
+  queue.add = (name, data, options) => {
+    added.push({ delay: options?.delay });
+    return add(name, data, options);
   };
   return () => added;
 }
@@ -94,7 +96,8 @@ describe('NotifyWorker', () => {
   });
 
   it('lets a drain delivering take up a notice committed meanwhile, and delivers it without another drain', async () => {
-    const { worker, queues } = startNotifyWorker();
+    // A timeout far beyond the test: the held posts must not end on their own.
+    const { worker, queues } = startNotifyWorker({ webhook: { timeoutMs: 60_000 } });
     await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
     const first = await Promise.all([queuedNotice(), queuedNotice()]);
     // The receiver holds the first two posts, so the drain (which leased both: fewer than a batch) is still delivering.
@@ -104,16 +107,60 @@ describe('NotifyWorker', () => {
     await waitFor('the drain to post both notices', () => held.length === first.length, 5_000);
 
     const late = await queuedNotice();
-    const takenUp = worker.takeUp();
+    expect(worker.takeUp()).toBe(true);
     const drainsQueued = countAdds(queues.notify);
     receiver.answer = (response) => response.end();
     for (const release of held) release();
 
-    expect(takenUp).toBe(true);
     await waitFor('the late notice delivered', async () => (await noticeState(late)) === 'delivered', 5_000);
     await waitFor('the notify queue to be idle', () => idle(queues.notify), 5_000);
     expect(receiver.received).toHaveLength(3);
-    expect(drainsQueued()).toBe(0);
+    // Without the take-up the late notice is delivered too, by a drain queued when this one ends.
+    expect(drainsQueued()).toEqual([]);
+  });
+
+  it('takes up nothing once it is closing, so that closing waits for no stream of take-ups', async () => {
+    const { worker, queues } = startNotifyWorker({ webhook: { timeoutMs: 60_000 } });
+    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
+    await queuedNotice();
+    const held: (() => void)[] = [];
+    receiver.answer = (response) => void held.push(() => response.end());
+    await queueOutboxDrain(queues);
+    await waitFor('the drain to post the notice', () => held.length === 1, 5_000);
+
+    const closed = worker.close();
+    const takenUp = worker.takeUp();
+    for (const release of held) release();
+    await closed;
+
+    expect(takenUp).toBe(false);
+  });
+
+  it('hands what it took up to a queued drain when its next lease fails', async () => {
+    let leases = 0;
+    let releaseFirst: () => void = () => undefined;
+    const firstLease = new Promise<void>((resolve) => (releaseFirst = resolve));
+    // A stub outbox: the first lease is held open, the second fails as if Postgres had gone away.
+    const outbox = {
+      async deliverDue() {
+        leases += 1;
+        if (leases === 2) await firstLease;
+        if (leases === 3) throw new Error('connection terminated');
+        return { delivered: 0, pending: 0, exhausted: 0 };
+      },
+      nextDueInMs: () => Promise.resolve(undefined),
+    } as unknown as NoticeOutbox;
+    const { worker, queues } = startNotifyWorker({ outbox });
+    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
+    await queueOutboxDrain(queues);
+    await waitFor('the drain to lease', () => leases === 2, 5_000);
+    const drainsQueued = countAdds(queues.notify);
+
+    expect(worker.takeUp()).toBe(true);
+    releaseFirst();
+
+    await waitFor('the drain to queue its hand-off and its retry', () => drainsQueued().length === 2, 5_000);
+    expect(drainsQueued()).toEqual([{ delay: undefined }, { delay: expect.any(Number) as number }]);
   });
 
   it('takes up nothing when no drain is delivering', async () => {
