@@ -107,10 +107,7 @@ export class NotifyWorker {
         const asked = this.lookAgain;
         this.lookAgain = false;
         try {
-          const delivered = await this.outbox.deliverDue();
-          attempts.delivered += delivered.delivered;
-          attempts.pending += delivered.pending;
-          attempts.exhausted += delivered.exhausted;
+          await this.outbox.deliverDue(attempts);
         } catch (error) {
           // Those notices are still to deliver: the flag goes back, for another drain or for drain's hand-off.
           if (asked) this.lookAgain = true;

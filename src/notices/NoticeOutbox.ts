@@ -104,10 +104,9 @@ export class NoticeOutbox {
   /**
    * Delivers every notice that is due, `webhook.concurrency` at a time, until none is left; a
    * batch costs two statements however many notices it holds. Returns how many attempts ended
-   * in each state.
+   * in each state, added to `attempts` when given (a caller's running count).
    */
-  async deliverDue(): Promise<Record<NoticeState, number>> {
-    const attempts: Record<NoticeState, number> = { delivered: 0, pending: 0, exhausted: 0 };
+  async deliverDue(attempts: Record<NoticeState, number> = { delivered: 0, pending: 0, exhausted: 0 }): Promise<Record<NoticeState, number>> {
     for (;;) {
       const batch = this.webhook.concurrency;
       const { rows } = await this.pool.query<LeasedNotice>({ name: 'feedsync_notice_lease_due_v1', text: LEASE_DUE, values: [batch, this.leaseMs()] });

@@ -62,7 +62,7 @@ async function queuedNotice(): Promise<string> {
 }
 
 /** Records the jobs added to a queue from now on (drains now, and wake-ups with their delay). */
-function countAdds(queue: Queues['notify']): () => { delay: number | undefined }[] {
+function recordAdds(queue: Queues['notify']): () => { delay: number | undefined }[] {
   const added: { delay: number | undefined }[] = [];
   const add = queue.add.bind(queue);
   queue.add = (name, data, options) => {
@@ -108,7 +108,7 @@ describe('NotifyWorker', () => {
 
     const late = await queuedNotice();
     expect(worker.takeUp()).toBe(true);
-    const drainsQueued = countAdds(queues.notify);
+    const drainsQueued = recordAdds(queues.notify);
     receiver.answer = (response) => response.end();
     for (const release of held) release();
 
@@ -154,7 +154,7 @@ describe('NotifyWorker', () => {
     await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
     await queueOutboxDrain(queues);
     await waitFor('the drain to lease', () => leases === 2, 5_000);
-    const drainsQueued = countAdds(queues.notify);
+    const drainsQueued = recordAdds(queues.notify);
 
     expect(worker.takeUp()).toBe(true);
     releaseFirst();
