@@ -92,6 +92,7 @@ export async function queueOutboxDrain(queues: Pick<Queues, 'notify'>, delayMs =
     await queues.notify.add('drain', {}, { deduplication: { id: 'drain', keepLastIfActive: true } });
     return;
   }
-  const at = Math.ceil((Date.now() + delayMs) / 1000) * 1000;
+  // The end of the second [s, s + 1000) the wake-up falls in: never before it is due.
+  const at = (Math.floor((Date.now() + delayMs) / 1000) + 1) * 1000;
   await queues.notify.add('drain', {}, { jobId: `drain-at-${at}`, delay: Math.max(0, at - Date.now()) });
 }

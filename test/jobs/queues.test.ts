@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { workerSchema } from '../../src/config/schema.js';
 import { NOTIFY_QUEUE, openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { waitFor } from '../support/feedsyncProcess.js';
@@ -60,14 +60,21 @@ describe('queueOutboxDrain', () => {
     expect(worker.drains()).toBe(2);
   });
 
-  it('for later, adds one delayed drain per second it falls in', async () => {
+  it('for later, adds one delayed drain per second it falls in, a whole second included', async () => {
     const queues = notifyQueue();
-    // Both asks in the first half of one second, so that they fall in the same second a minute on.
-    await waitFor('the start of a second', () => Date.now() % 1000 < 500, 2_000);
+    // A whole second, where rounding up would split [s, s + 1000) in two.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Math.floor(Date.now() / 1000) * 1000);
+    closers.push(() => {
+      vi.useRealTimers();
+    });
 
     await queueOutboxDrain(queues, 60_000);
     await queueOutboxDrain(queues, 60_100);
-
+    await queueOutboxDrain(queues, 60_999);
     expect((await queues.notify.getJobCounts('delayed')).delayed).toBe(1);
+
+    await queueOutboxDrain(queues, 61_000);
+    expect((await queues.notify.getJobCounts('delayed')).delayed).toBe(2);
   });
 });
