@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
@@ -10,6 +9,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/startSimulat
 import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
 import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { scratchDir } from '../support/scratchDir.js';
 
 let simulator: Simulator;
 let database: TestDatabase;
@@ -47,7 +47,7 @@ async function feedsync(...args: string[]) {
 
 describe('feedsync commands', () => {
   it('config check lists every problem with its path and exits non-zero', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'feedsync-cli-'));
+    const dir = await scratchDir('cli');
     const file = join(dir, 'bad.yaml');
     await writeFile(file, 'sources: {}\njobs:\n  - name: x\n    source: nope\n    schedule: { cron: "61 * * * *" }\n    queries: []\nwebhook: { baseUrl: "ftp://x", uuid: "123" }\n');
     const { code, output } = await feedsync('config', 'check', file);

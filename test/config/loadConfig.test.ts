@@ -1,10 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/ConfigError.js';
 import { loadConfig, parseConfig } from '../../src/config/loadConfig.js';
 import { resolveQuery } from '../../src/config/resolveQuery.js';
+import { scratchDir } from '../support/scratchDir.js';
 
 interface Tree {
   sources: { music: Record<string, unknown> };
@@ -126,14 +126,14 @@ describe('parseConfig', () => {
 
 describe('loadConfig', () => {
   it('reads YAML and reports a syntax error with its line', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'feedsync-config-'));
+    const dir = await scratchDir('config');
     const file = join(dir, 'bad.yaml');
     await writeFile(file, 'sources:\n  music: [unclosed\n');
     await expect(loadConfig(file, {})).rejects.toThrow(/line \d+:\d+/);
   });
 
   it('reads a TypeScript module with a typed default export', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'feedsync-config-'));
+    const dir = await scratchDir('config');
     const file = join(dir, 'feedsync.config.ts');
     const tree = JSON.stringify(validTree());
     await writeFile(file, `type Tree = Record<string, unknown>;\nconst config: Tree = ${tree};\nexport default config satisfies Tree;\n`);

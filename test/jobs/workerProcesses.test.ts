@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { startRedisServer, type RedisServer } from '../../src/localstack/redisServer.js';
@@ -9,6 +6,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/startSimulat
 import { startFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
 import { artistSearchTotal, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { scratchDir } from '../support/scratchDir.js';
 
 let simulator: Simulator;
 let database: TestDatabase;
@@ -32,7 +30,7 @@ afterAll(async () => {
 });
 
 /** Artist search for "a" at 20 a page: dozens of pages, so a run lasts long enough to interrupt. */
-function config(overrides: { worker?: ConfigInput['worker']; rateLimit?: { max: number; durationMs: number }; queries?: number; schedule?: string } = {}): ConfigInput {
+function config(overrides: { worker?: ConfigInput['worker']; rateLimit?: { max: number; durationMs: number }; queries?: number; schedule?: string; overlap?: 'skip' | 'queue' } = {}): ConfigInput {
   const sources = simulatorSources(simulator);
   if (overrides.rateLimit) sources.music!.rateLimit = overrides.rateLimit;
   return {
@@ -42,6 +40,7 @@ function config(overrides: { worker?: ConfigInput['worker']; rateLimit?: { max: 
         name: 'artists',
         source: 'music',
         ...(overrides.schedule ? { schedule: { cron: overrides.schedule } } : {}),
+        ...(overrides.overlap ? { overlap: overrides.overlap } : {}),
         records: { path: 'results.artistmatches.artist', kind: 'artist' },
         paging: { limit: 20 },
         queries: Array.from({ length: overrides.queries ?? 1 }, (_, i) => ({ q: ['a', 'e', 'i', 'o', 'u', 'r'][i % 6]!, params: { method: 'artist.search' } })),
@@ -154,7 +153,8 @@ describe('worker processes', () => {
   }, 60_000);
 
   it('fires a per-second schedule exactly once per tick with two schedulers running', async () => {
-    const file = await writeConfig(config({ schedule: '* * * * * *' }));
+    // Every tick queues its run, even one that fires while the last run still goes (`skip` would leave a gap).
+    const file = await writeConfig(config({ schedule: '* * * * * *', overlap: 'queue' }));
     await Promise.all([spawn('scheduler', file), spawn('scheduler', file), spawn('worker', file)]);
     await new Promise((resolve) => setTimeout(resolve, 4500));
     for (const process of processes.slice(0, 2)) process.kill('SIGTERM');
@@ -167,7 +167,7 @@ describe('worker processes', () => {
   }, 60_000);
 
   it('goes on when Redis restarts under a running worker', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'feedsync-redis-'));
+    const dataDir = await scratchDir('redis');
     let redis: RedisServer = await startRedisServer({ dataDir });
     try {
       simulator.setFaults('music', { latencyMs: 40 });

@@ -1,17 +1,17 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../../src/storage/database.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { scratchDir } from '../support/scratchDir.js';
 
 const run = promisify(execFile);
 
 describe('migrations', () => {
   it('match the Drizzle schema (drizzle-kit generate finds nothing to add)', async () => {
-    const copy = await mkdtemp(join(tmpdir(), 'feedsync-migrations-'));
+    const copy = await scratchDir('migrations');
     await cp(MIGRATIONS_FOLDER, copy, { recursive: true });
     const before = await readdir(copy);
     const { stdout } = await run('npx', ['drizzle-kit', 'generate', '--dialect', 'postgresql', '--schema', 'src/storage/schema.ts', '--out', copy], { timeout: 60_000 });
@@ -20,7 +20,7 @@ describe('migrations', () => {
 
   it('keep the pages stored before envelopes.body: each envelope is put back together from its columns', async () => {
     // The migrations as they stood before 0002_envelope_body.
-    const older = await mkdtemp(join(tmpdir(), 'feedsync-migrations-'));
+    const older = await scratchDir('migrations');
     await cp(MIGRATIONS_FOLDER, older, { recursive: true });
     const journalFile = join(older, 'meta', '_journal.json');
     const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../src/config/schema.js';
+import { scratchDir } from './scratchDir.js';
 
 /** A `feedsync` CLI process started by a test, with its output kept. */
 export interface FeedsyncProcess {
@@ -16,7 +16,7 @@ export interface FeedsyncProcess {
 
 /** Writes a config as a file the CLI can read (JSON is YAML). */
 export async function writeConfig(config: ConfigInput): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'feedsync-config-'));
+  const dir = await scratchDir('config');
   const file = join(dir, 'feedsync.yaml');
   await writeFile(file, JSON.stringify(config, null, 2));
   return file;
