@@ -84,3 +84,8 @@ export class RedisRateLimiter implements RequestGate {
     };
   }
 }
+
+/** A `makeGate` for a source registry: every source's limit is shared through `redis`. */
+export function sharedRateLimits(redis: Redis, prefix: string) {
+  return (source: string, max: number, durationMs: number): RequestGate => new RedisRateLimiter(redis, source, max, durationMs, prefix);
+}

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
-import { RedisRateLimiter } from '../http/RedisRateLimiter.js';
+import { sharedRateLimits } from '../http/RedisRateLimiter.js';
 import { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { Logger } from '../observability/logger.js';
 import { OpsServer } from '../observability/OpsServer.js';
@@ -64,7 +64,7 @@ export class WorkerProcess {
       noticeCounts: () => (opened.runtime ? noticeCounts(opened.runtime.storage.db) : Promise.resolve({})),
     });
     const sources = new SourceRegistry(config, {
-      makeGate: (source, max, durationMs) => new RedisRateLimiter(shared, source, max, durationMs, config.worker.prefix),
+      makeGate: sharedRateLimits(shared, config.worker.prefix),
       onRequestEnded: (source, status, latencyMs) => metrics.requestEnded(source, status, latencyMs),
     });
     const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + 4 });

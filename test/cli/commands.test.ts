@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { ConfigInput } from '../../src/config/schema.js';
+import { redisConnection } from '../../src/jobs/queues.js';
 import { WorkerProcess } from '../../src/jobs/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
@@ -16,6 +18,7 @@ let database: TestDatabase;
 let worker: WorkerProcess;
 let configFile: string;
 let tree: ConfigInput;
+let redis: Redis;
 
 beforeAll(async () => {
   simulator = await startSimulator({ seed: 12, music: { artists: 300, users: 3, playsPerUser: 30 }, chain: { initialHead: 200, blockIntervalMs: 0 } });
@@ -30,10 +33,12 @@ beforeAll(async () => {
     worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0, attempts: 1 },
   };
   configFile = await writeConfig(tree);
+  redis = redisConnection(inject('redisUrl'), 'worker');
   worker = await WorkerProcess.open({ config: parseConfig(tree, 'test', {}), redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
   await worker.start();
 }, 60_000);
 afterAll(async () => {
+  redis.disconnect();
   await worker.close();
   await simulator.close();
   await database.drop();
@@ -41,6 +46,19 @@ afterAll(async () => {
 
 async function feedsync(...args: string[]) {
   const process = startFeedsync([...args, ...(args[0] === 'config' ? [] : ['--config', configFile])], { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+  const { code } = await process.exited;
+  return { code, output: process.output() };
+}
+
+/** The test config with a rate limit on music, under a Redis prefix of its own. */
+async function rateLimitedConfig(): Promise<{ file: string; key: string }> {
+  const prefix = `test-${randomBytes(4).toString('hex')}`;
+  const file = await writeConfig({ ...tree, sources: { music: { ...tree.sources.music!, rateLimit: { max: 1000, durationMs: 60_000 } } }, worker: { ...tree.worker, prefix } });
+  return { file, key: `${prefix}:ratelimit:music` };
+}
+
+async function runWithRedis(file: string, redisUrl: string) {
+  const process = startFeedsync(['run', 'artists', '--config', file], { REDIS_URL: redisUrl, DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
   const { code } = await process.exited;
   return { code, output: process.output() };
 }
@@ -67,6 +85,30 @@ describe('feedsync commands', () => {
     const { code, output } = await feedsync('run', 'artists');
     expect(code, output).toBe(0);
     expect(output).toMatch(/artists run [0-9a-f-]{36}: succeeded \(short_page\); \d+ pages, \d+ new/);
+  });
+
+  it('run with REDIS_URL counts every request in the rate limit the workers share', async () => {
+    const { file, key } = await rateLimitedConfig();
+    const { code, output } = await runWithRedis(file, inject('redisUrl'));
+    expect(code, output).toBe(0);
+    const pages = Number(/(\d+) pages/.exec(output)?.[1]);
+    expect(pages).toBeGreaterThan(1);
+    expect(await redis.zcard(key)).toBe(pages);
+  });
+
+  it('run without REDIS_URL keeps the rate limit in its own process', async () => {
+    const { file, key } = await rateLimitedConfig();
+    const { code, output } = await runWithRedis(file, '');
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/succeeded/);
+    expect(await redis.exists(key)).toBe(0);
+  });
+
+  it('run names REDIS_URL when Redis cannot be reached for a shared rate limit', async () => {
+    const { file } = await rateLimitedConfig();
+    const { code, output } = await runWithRedis(file, 'redis://127.0.0.1:1');
+    expect(code).toBe(1);
+    expect(output).toContain('REDIS_URL: Redis cannot be reached');
   });
 
   it('run exits non-zero and names the upstream error when the run fails', async () => {

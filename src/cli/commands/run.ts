@@ -1,8 +1,13 @@
 import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import type { Config } from '../../config/schema.js';
+import { sharedRateLimits } from '../../http/RedisRateLimiter.js';
+import { redisConnection } from '../../jobs/queues.js';
 import { noticeIdFor } from '../../notices/completionNotice.js';
 import { openRuntime } from '../../runtime/openRuntime.js';
 import { runJobNow } from '../../sync/runJobNow.js';
+import { SourceRegistry } from '../../sync/SourceRegistry.js';
 import type { RunSummary } from '../../sync/syncQuery.js';
 import { nonNegativeInteger, requireEnv } from '../options.js';
 import { ProgressLine } from '../progressLine.js';
@@ -19,6 +24,23 @@ export function formatSummary(job: string, summary: RunSummary): string {
   return `${job} run ${summary.runId}: ${outcome}; ${summary.pages} pages, ${counts.new} new, ${counts.updated} updated, ${counts.unchanged} unchanged, ${Math.round(summary.durationMs)} ms, ${rate} records/s`;
 }
 
+/**
+ * With REDIS_URL set, a one-off run keeps to the rate limits the workers share through Redis;
+ * without it, each source's limit holds in this process alone.
+ */
+async function sharedLimitsRedis(config: Config): Promise<Redis | undefined> {
+  const redisUrl = process.env.REDIS_URL;
+  if (!redisUrl || !Object.values(config.sources).some((source) => source.rateLimit)) return undefined;
+  const redis = redisConnection(redisUrl, 'producer');
+  try {
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error('REDIS_URL: Redis cannot be reached for the rate limits the workers share. Start it, or unset REDIS_URL to keep the limits in this process alone.', { cause: error });
+  }
+  return redis;
+}
+
 export function registerRunCommand(program: Command): void {
   program
     .command('run')
@@ -28,7 +50,13 @@ export function registerRunCommand(program: Command): void {
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (job: string, options: RunOptions) => {
       const config = await loadConfig(options.config);
-      const runtime = await openRuntime(config, { databaseUrl: requireEnv('DATABASE_URL') });
+      const databaseUrl = requireEnv('DATABASE_URL');
+      const redis = await sharedLimitsRedis(config);
+      const sources = redis ? new SourceRegistry(config, { makeGate: sharedRateLimits(redis, config.worker.prefix) }) : undefined;
+      const runtime = await openRuntime(config, { databaseUrl, sources }).catch((error: unknown) => {
+        redis?.disconnect();
+        throw error;
+      });
       const progress = new ProgressLine();
       // Ctrl-C stops after the page in hand and records the run as interrupted, never left running.
       const interrupt = new AbortController();
@@ -61,6 +89,7 @@ export function registerRunCommand(program: Command): void {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         await runtime.close();
+        redis?.disconnect();
       }
       if (failed) process.exitCode = 1;
     });
