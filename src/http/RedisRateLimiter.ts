@@ -40,6 +40,11 @@ type LimiterRedis = Redis & {
   feedsyncRelease(key: string, member: string): Promise<number>;
 };
 
+/** A source's shared rate limit could not be consulted in Redis, so no request may go. */
+export class RateLimitUnavailableError extends Error {
+  override readonly name = 'RateLimitUnavailableError';
+}
+
 /** How long a slot is held if its process dies before releasing it. */
 const LEASE_MS = 60_000;
 
@@ -54,7 +59,7 @@ export class RedisRateLimiter implements RequestGate {
 
   constructor(
     redis: Redis,
-    source: string,
+    private readonly source: string,
     private readonly max: number,
     private readonly durationMs: number,
     prefix: string,
@@ -72,7 +77,9 @@ export class RedisRateLimiter implements RequestGate {
     // Unique across machines: containers often all run as pid 1.
     const member = randomUUID();
     for (;;) {
-      const waitMs = await this.redis.feedsyncAcquire(this.key, this.max, this.durationMs, member, LEASE_MS);
+      const waitMs = await this.redis.feedsyncAcquire(this.key, this.max, this.durationMs, member, LEASE_MS).catch((error: unknown) => {
+        throw new RateLimitUnavailableError(`${this.source}: the rate limit shared in Redis could not be consulted (${(error as Error).message})`, { cause: error });
+      });
       if (waitMs === 0) break;
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }

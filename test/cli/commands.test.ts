@@ -50,14 +50,15 @@ async function feedsync(...args: string[]) {
   return { code, output: process.output() };
 }
 
-/** The test config with a rate limit on music, under a Redis prefix of its own. */
-async function rateLimitedConfig(): Promise<{ file: string; key: string }> {
+/** The test config with a rate limit on one source (music, the artists job's, by default), under a Redis prefix of its own. */
+async function rateLimitedConfig(limited: 'music' | 'explorer' = 'music'): Promise<{ file: string; key: string }> {
   const prefix = `test-${randomBytes(4).toString('hex')}`;
-  const file = await writeConfig({ ...tree, sources: { music: { ...tree.sources.music!, rateLimit: { max: 1000, durationMs: 60_000 } } }, worker: { ...tree.worker, prefix } });
-  return { file, key: `${prefix}:ratelimit:music` };
+  const sources = { ...tree.sources, [limited]: { ...tree.sources[limited]!, rateLimit: { max: 1000, durationMs: 60_000 } } };
+  const file = await writeConfig({ ...tree, sources, worker: { ...tree.worker, prefix } });
+  return { file, key: `${prefix}:ratelimit:${limited}` };
 }
 
-async function runWithRedis(file: string, redisUrl: string) {
+async function runArtists(file: string, redisUrl: string) {
   const process = startFeedsync(['run', 'artists', '--config', file], { REDIS_URL: redisUrl, DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
   const { code } = await process.exited;
   return { code, output: process.output() };
@@ -89,26 +90,35 @@ describe('feedsync commands', () => {
 
   it('run with REDIS_URL counts every request in the rate limit the workers share', async () => {
     const { file, key } = await rateLimitedConfig();
-    const { code, output } = await runWithRedis(file, inject('redisUrl'));
+    simulator.resetStats();
+    const { code, output } = await runArtists(file, inject('redisUrl'));
     expect(code, output).toBe(0);
-    const pages = Number(/(\d+) pages/.exec(output)?.[1]);
-    expect(pages).toBeGreaterThan(1);
-    expect(await redis.zcard(key)).toBe(pages);
+    const requests = simulator.stats().music.count;
+    expect(requests).toBeGreaterThan(1);
+    expect(await redis.zcard(key)).toBe(requests);
   });
 
-  it('run without REDIS_URL keeps the rate limit in its own process', async () => {
+  it('run without REDIS_URL keeps to a rate limit and leaves nothing in Redis', async () => {
     const { file, key } = await rateLimitedConfig();
-    const { code, output } = await runWithRedis(file, '');
+    const { code, output } = await runArtists(file, '');
     expect(code, output).toBe(0);
-    expect(output).toMatch(/succeeded/);
+    expect(output).toMatch(/artists run [0-9a-f-]{36}: succeeded/);
     expect(await redis.exists(key)).toBe(0);
   });
 
-  it('run names REDIS_URL when Redis cannot be reached for a shared rate limit', async () => {
+  it('run needs no Redis when only another source has a rate limit, even with REDIS_URL set', async () => {
+    const { file } = await rateLimitedConfig('explorer');
+    const { code, output } = await runArtists(file, 'redis://127.0.0.1:1');
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/artists run [0-9a-f-]{36}: succeeded/);
+  });
+
+  it('run names REDIS_URL, and not its password, when Redis cannot be reached for a shared rate limit', async () => {
     const { file } = await rateLimitedConfig();
-    const { code, output } = await runWithRedis(file, 'redis://127.0.0.1:1');
+    const { code, output } = await runArtists(file, 'redis://:s3cret@127.0.0.1:1');
     expect(code).toBe(1);
-    expect(output).toContain('REDIS_URL: Redis cannot be reached');
+    expect(output).toContain('REDIS_URL: Redis did not answer');
+    expect(output).not.toContain('s3cret');
   });
 
   it('run exits non-zero and names the upstream error when the run fails', async () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, inject } from 'vitest';
-import { RedisRateLimiter } from '../../src/http/RedisRateLimiter.js';
+import { RateLimitUnavailableError, RedisRateLimiter } from '../../src/http/RedisRateLimiter.js';
+import { redisConnection } from '../../src/jobs/queues.js';
 
 const connections: Redis[] = [];
 afterAll(() => connections.forEach((connection) => connection.disconnect()));
@@ -37,5 +38,16 @@ describe('RedisRateLimiter', () => {
     // in windows 60 ms short of 500 allows for that and still catches a sixth slot let in early.
     expect(maxInAnyWindow(admitted, 440)).toBeLessThanOrEqual(5);
     expect(Math.max(...admitted) - Math.min(...admitted)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('fails with RateLimitUnavailableError naming the source when Redis cannot be reached', async () => {
+    const unreachable = redisConnection('redis://127.0.0.1:1', 'producer');
+    connections.push(unreachable);
+    const limiter = new RedisRateLimiter(unreachable, 'music', 5, 500, 'test');
+
+    const error = await limiter.acquire().catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(RateLimitUnavailableError);
+    expect((error as Error).message).toMatch(/^music: the rate limit shared in Redis could not be consulted/);
   });
 });

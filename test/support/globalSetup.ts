@@ -21,8 +21,11 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await stack?.stop();
-  if (scratchRoot) await rm(scratchRoot, { recursive: true, force: true });
+  try {
+    await stack?.stop();
+  } finally {
+    if (scratchRoot) await rm(scratchRoot, { recursive: true, force: true });
+  }
 }
 
 declare module 'vitest' {

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
-import type { Config } from '../../config/schema.js';
+import { findJob } from '../../config/resolveQuery.js';
+import type { SourceConfig } from '../../config/schema.js';
 import { sharedRateLimits } from '../../http/RedisRateLimiter.js';
 import { redisConnection } from '../../jobs/queues.js';
 import { noticeIdFor } from '../../notices/completionNotice.js';
@@ -25,18 +26,18 @@ export function formatSummary(job: string, summary: RunSummary): string {
 }
 
 /**
- * With REDIS_URL set, a one-off run keeps to the rate limits the workers share through Redis;
- * without it, each source's limit holds in this process alone.
+ * With REDIS_URL set, a one-off run keeps to the rate limit the workers share through Redis;
+ * without it, or for a source without a limit, no Redis is needed.
  */
-async function sharedLimitsRedis(config: Config): Promise<Redis | undefined> {
+async function sharedLimitRedis(source: SourceConfig | undefined): Promise<Redis | undefined> {
   const redisUrl = process.env.REDIS_URL;
-  if (!redisUrl || !Object.values(config.sources).some((source) => source.rateLimit)) return undefined;
+  if (!redisUrl || !source?.rateLimit) return undefined;
   const redis = redisConnection(redisUrl, 'producer');
   try {
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new Error('REDIS_URL: Redis cannot be reached for the rate limits the workers share. Start it, or unset REDIS_URL to keep the limits in this process alone.', { cause: error });
+    throw new Error('REDIS_URL: Redis did not answer, and the run must keep to the rate limit the workers share there. Start it, or unset REDIS_URL to keep the limit in this process alone.', { cause: error });
   }
   return redis;
 }
@@ -51,7 +52,7 @@ export function registerRunCommand(program: Command): void {
     .action(async (job: string, options: RunOptions) => {
       const config = await loadConfig(options.config);
       const databaseUrl = requireEnv('DATABASE_URL');
-      const redis = await sharedLimitsRedis(config);
+      const redis = await sharedLimitRedis(config.sources[findJob(config, job).source]);
       const sources = redis ? new SourceRegistry(config, { makeGate: sharedRateLimits(redis, config.worker.prefix) }) : undefined;
       const runtime = await openRuntime(config, { databaseUrl, sources }).catch((error: unknown) => {
         redis?.disconnect();
@@ -88,8 +89,7 @@ export function registerRunCommand(program: Command): void {
       } finally {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        await runtime.close();
-        redis?.disconnect();
+        await runtime.close().finally(() => redis?.disconnect());
       }
       if (failed) process.exitCode = 1;
     });
