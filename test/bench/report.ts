@@ -9,6 +9,8 @@ import type { UpsertLimit } from './upsertLimit.js';
 export interface Sizes {
   /** The large txlist run (1,000,000 in the full bench) at limit 1000. */
   big: number;
+  /** How many times the large run and its unchanged re-sync are measured, on emptied tables. */
+  bigPairs: number;
   /** The memory baseline run at limit 1000 (100,000). */
   baseline: number;
   /** The run at limit 100 (200,000). */
@@ -23,13 +25,21 @@ export interface Sizes {
   smallRunsTrials: number;
 }
 
+/** A first run of the large query and its unchanged re-sync, measured back to back. */
+export interface RunPair {
+  first: MeasuredRuns;
+  resync: MeasuredRuns;
+}
+
 export interface Measurements {
   fetchParse: FetchParseLimit;
   upsert: UpsertLimit;
   queue: QueueLimit;
   naive: NaiveLoop;
+  /** The first run and re-sync of the median pair. */
   big: MeasuredRuns;
   resync: MeasuredRuns;
+  pairs: RunPair[];
   baseline: MeasuredRuns;
   limit100: MeasuredRuns;
   /** The median trial of the one-page runs. */
@@ -62,8 +72,15 @@ const round = (value: number, digits = 0): number => Number(value.toFixed(digits
 const int = (value: number): string => Math.round(value).toLocaleString('en-US');
 const n = (value: number): string => value.toLocaleString('en-US');
 
+/** The re-sync's rate over its first run's. */
+export const resyncRatio = (pair: RunPair): number => pair.resync.recordsPerS / pair.first.recordsPerS;
+
+/** Peak RSS of the large run: the highest of its first runs. */
+const peakRssOfBig = (m: Measurements): number => Math.max(...m.pairs.map((pair) => pair.first.memory.peakRssMB));
+
 export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, context: { machine: Machine; versions: Versions; benchSeconds: number; notes: string[] }): Report {
   const limit = Math.min(m.fetchParse.recordsPerS, m.upsert.bestPerS);
+  const peakRss1m = peakRssOfBig(m);
   const figures = {
     rawFetchParsePerS: round(m.fetchParse.recordsPerS),
     rawFetchParsePagesPerS: round(m.fetchParse.pagesPerS, 1),
@@ -79,13 +96,16 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     e2eRecordsPerS: round(m.big.recordsPerS),
     e2ePagesPerS: round(m.big.pagesPerS, 1),
     e2eSeconds: round(m.big.seconds, 2),
+    e2ePairsRecordsPerS: m.pairs.map((pair) => round(pair.first.recordsPerS)).join(' / '),
+    resyncPairsRecordsPerS: m.pairs.map((pair) => round(pair.resync.recordsPerS)).join(' / '),
+    resyncVsFirstPairs: m.pairs.map((pair) => round(resyncRatio(pair), 3)).join(' / '),
     e2eLimit100RecordsPerS: round(m.limit100.recordsPerS),
     e2eLimit100PagesPerS: round(m.limit100.pagesPerS, 1),
     resyncRecordsPerS: round(m.resync.recordsPerS),
     baselineRecordsPerS: round(m.baseline.recordsPerS),
     smallRunsPerS: round(m.smallRuns.runsPerS, 1),
     smallRunsTrialsPerS: m.smallTrials.map((trial) => round(trial.runsPerS, 1)).join(' / '),
-    peakRss1mMB: round(m.big.memory.peakRssMB, 1),
+    peakRss1mMB: round(peakRss1m, 1),
     peakRss100kMB: round(m.baseline.memory.peakRssMB, 1),
     peakRssLimit100MB: round(m.limit100.memory.peakRssMB, 1),
     peakRssResyncMB: round(m.resync.memory.peakRssMB, 1),
@@ -95,9 +115,9 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
   const ratios = {
     e2eVsLimit: round(m.big.recordsPerS / limit, 3),
     e2eLimit100VsLimit: round(m.limit100.recordsPerS / limit, 3),
-    resyncVsFirst: round(m.resync.recordsPerS / m.big.recordsPerS, 3),
+    resyncVsFirst: round(resyncRatio({ first: m.big, resync: m.resync }), 3),
     e2eVsNaive: round(m.big.recordsPerS / m.naive.recordsPerS, 2),
-    rss1mVs100k: round(m.big.memory.peakRssMB / m.baseline.memory.peakRssMB, 3),
+    rss1mVs100k: round(peakRss1m / m.baseline.memory.peakRssMB, 3),
   };
   const targets: Target[] = [
     { name: 'e2e (limit 1000) vs min(raw fetch+parse, raw upsert)', wanted: '>= 0.6', value: ratios.e2eVsLimit, met: ratios.e2eVsLimit >= 0.6 },
@@ -124,10 +144,10 @@ export function formatReport(report: Report): string {
     ['2', 'naive loop (INSERT per record)', `${n(m.naive.records)} records`, `${int(m.naive.recordsPerS)} records/s`, ''],
     ['3', 'feedsync e2e, limit 1000', `${n(m.big.records)} records`, run(m.big), `x${ratios.e2eVsLimit} of limit, x${ratios.e2eVsNaive} of naive`],
     ['3', 'feedsync e2e, limit 100', `${n(m.limit100.records)} records`, run(m.limit100), `x${ratios.e2eLimit100VsLimit} of limit`],
-    ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run`],
+    ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run${m.pairs.length > 1 ? `, median pair of x${figures.resyncVsFirstPairs}` : ''}`],
     ['5', 'one-page runs through the queue', `${n(m.smallRuns.runs)} runs, concurrency ${sizes.smallRunsConcurrency}`, `${m.smallRuns.runsPerS.toFixed(1)} runs/s (${m.smallRuns.seconds.toFixed(2)} s)`, `median of ${m.smallTrials.map((trial) => trial.runsPerS.toFixed(1)).join(' / ')}`],
     ['6', `worker memory, ${n(sizes.baseline)} at limit 1000`, `${n(m.baseline.records)} records`, rss(m.baseline), run(m.baseline)],
-    ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, rss(m.big), `x${ratios.rss1mVs100k} of ${n(sizes.baseline)}`],
+    ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, `peak RSS ${peakRssOfBig(m).toFixed(0)} MB`, `x${ratios.rss1mVs100k} of ${n(sizes.baseline)}${m.pairs.length > 1 ? `, highest of ${m.pairs.map((pair) => pair.first.memory.peakRssMB.toFixed(0)).join(' / ')} MB` : ''}`],
     ['6', `worker memory, ${n(sizes.limit100)} at limit 100`, `${n(m.limit100.records)} records`, rss(m.limit100), ''],
     ['6', 'worker memory, re-sync / one-page runs', '', `peak RSS ${m.resync.memory.peakRssMB.toFixed(0)} MB / ${m.smallRuns.memory.peakRssMB.toFixed(0)} MB`, ''],
   ];

@@ -19,3 +19,17 @@ export async function settleDatabase(databaseUrl: string): Promise<number> {
     await client.end();
   }
 }
+
+/**
+ * Between two pairs of first run and re-sync (untimed): empties feedsync's tables, so that every
+ * first run writes all of its records into tables as empty as the first pair found them.
+ */
+export async function emptyFeedsyncTables(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-bench-empty' });
+  await client.connect();
+  try {
+    await client.query(`truncate ${[...TABLES, 'incremental_cursors'].join(', ')}`);
+  } finally {
+    await client.end();
+  }
+}
