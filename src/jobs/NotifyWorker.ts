@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { NoticeOutbox, NoticeState } from '../notices/NoticeOutbox.js';
+import { noAttempts, type AttemptCounts, type NoticeOutbox } from '../notices/NoticeOutbox.js';
 import type { Logger } from '../observability/logger.js';
 import { NOTIFY_QUEUE, queueOutboxDrain, type NotifyJobData, type Queues } from './queues.js';
 
@@ -76,9 +76,9 @@ export class NotifyWorker {
   }
 
   /** One drain; returns how many attempts ended in each state (kept with the job until it is removed). */
-  private async drain(): Promise<Record<NoticeState, number> | undefined> {
+  private async drain(): Promise<AttemptCounts | undefined> {
     let waitMs: number | undefined;
-    let attempts: Record<NoticeState, number> | undefined;
+    let attempts: AttemptCounts | undefined;
     try {
       attempts = await this.deliverWhileAsked();
       waitMs = await this.outbox.nextDueInMs();
@@ -97,8 +97,8 @@ export class NotifyWorker {
   }
 
   /** Delivers what is due, and again for as long as takeUp asks (up to TAKE_UP_FOR_MS). */
-  private async deliverWhileAsked(): Promise<Record<NoticeState, number>> {
-    const attempts: Record<NoticeState, number> = { delivered: 0, pending: 0, exhausted: 0 };
+  private async deliverWhileAsked(): Promise<AttemptCounts> {
+    const attempts = noAttempts();
     const endBy = performance.now() + TAKE_UP_FOR_MS;
     this.drainsDelivering += 1;
     try {

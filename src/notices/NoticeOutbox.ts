@@ -9,6 +9,11 @@ import { postNotice, type DeliveryAttempt } from './postNotice.js';
 
 export type NoticeState = 'pending' | 'delivered' | 'exhausted';
 
+/** How many delivery attempts ended in each state. */
+export type AttemptCounts = Record<NoticeState, number>;
+
+export const noAttempts = (): AttemptCounts => ({ delivered: 0, pending: 0, exhausted: 0 });
+
 export interface NoticeRow {
   id: string;
   runId: string;
@@ -106,7 +111,7 @@ export class NoticeOutbox {
    * batch costs two statements however many notices it holds. Returns how many attempts ended
    * in each state, added to `attempts` when given (a caller's running count).
    */
-  async deliverDue(attempts: Record<NoticeState, number> = { delivered: 0, pending: 0, exhausted: 0 }): Promise<Record<NoticeState, number>> {
+  async deliverDue(attempts: AttemptCounts = noAttempts()): Promise<AttemptCounts> {
     for (;;) {
       const batch = this.webhook.concurrency;
       const { rows } = await this.pool.query<LeasedNotice>({ name: 'feedsync_notice_lease_due_v1', text: LEASE_DUE, values: [batch, this.leaseMs()] });

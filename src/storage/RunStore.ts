@@ -235,6 +235,8 @@ const FINISH_READ = `select ${RUN_COLUMNS}, now() as now from sync_runs where id
  * outcomes were made from, $3 statuses, $4 finish times, $5 stop reasons, $6 error kinds, $7
  * errors, $8/$9 cursor fields and values (null: none), $10-$12 notice ids, types and bodies (null:
  * none). Each run's writes depend on its row still being that version; returns the runs written.
+ * A finish time sent from this machine is at most a millisecond short of the start (a JS Date
+ * drops the microseconds); `greatest` keeps the row from ending before it started.
  */
 const FINISH_WRITES = `with outcome as (
       select * from unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
@@ -402,8 +404,9 @@ export class RunStore {
    *
    * A caller that holds the run's current state (the process that ran it) passes it as `known`:
    * the notice is made from it and written in one round trip, with the finish time read off this
-   * machine's clock set to the database's (as of the last claim). Otherwise, or if the row moved since, the run is read (with the database's
-   * clock as the finish time) and the write fenced on the version read, until one holds.
+   * machine's clock set to the database's (as of the last claim). Otherwise, or if the row moved
+   * since, the run is read (with the database's clock as the finish time) and the write fenced on
+   * the version read, until one holds.
    */
   async finish(runId: string, outcome: RunOutcome, notice: (run: RunState) => NoticeToQueue | undefined, known?: RunState): Promise<RunState> {
     this.lastPageHadUnchanged.delete(runId);

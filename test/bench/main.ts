@@ -15,9 +15,9 @@ import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { measureNaiveLoop } from './naiveLoop.js';
 import { measureQueue } from './queueLimit.js';
 import { buildReport, formatReport, resyncRatio, type RunPair, type Sizes } from './report.js';
+import { emptyFeedsyncTables } from './settleDatabase.js';
 import { startSimulatorProcess, type SimulatorUrls } from './simulatorProcess.js';
 import type { TxQuery } from './txPages.js';
-import { emptyFeedsyncTables } from './settleDatabase.js';
 import { measureUpsert } from './upsertLimit.js';
 
 const args = process.argv.slice(2);

@@ -5,7 +5,7 @@ import { workerSchema, type WebhookConfig } from '../../src/config/schema.js';
 import { NotifyWorker } from '../../src/jobs/NotifyWorker.js';
 import { openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
-import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
+import { noAttempts, NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
 import { RunStore } from '../../src/storage/RunStore.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 import { capturingLogger } from '../support/syncFixture.js';
@@ -36,17 +36,35 @@ afterAll(async () => {
 });
 
 /** A notify worker over the test database's outbox, or over `outbox` when given (a stub at that seam). */
-function startNotifyWorker(options: { webhook?: Partial<WebhookConfig>; outbox?: NoticeOutbox } = {}): { worker: NotifyWorker; queues: Queues } {
+async function startNotifyWorker(options: { webhook?: Partial<WebhookConfig>; outbox?: NoticeOutbox } = {}): Promise<{ worker: NotifyWorker; queues: Queues }> {
   const webhook: WebhookConfig = { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...options.webhook };
   const shared = redisConnection(inject('redisUrl'), 'worker');
   const own = redisConnection(inject('redisUrl'), 'worker');
   connections = [shared, own];
-  queues = openQueues(shared, workerSchema.parse({ prefix: `test-${randomBytes(4).toString('hex')}` }));
+  const opened = openQueues(shared, workerSchema.parse({ prefix: `test-${randomBytes(4).toString('hex')}` }));
   // No sweep during a test: every drain is one the test asked for (the first, at start, finds nothing).
   const outbox = options.outbox ?? new NoticeOutbox(database.db, webhook, capturingLogger().logger);
-  worker = new NotifyWorker(outbox, own, queues, capturingLogger().logger, 3_600_000);
-  void worker.run();
-  return { worker, queues };
+  const started = new NotifyWorker(outbox, own, opened, capturingLogger().logger, 3_600_000);
+  queues = opened;
+  worker = started;
+  void started.run();
+  await waitFor('the drain at start to end', () => idle(opened.notify), 5_000);
+  return { worker: started, queues: opened };
+}
+
+/** Has a drain post this many new notices, and the receiver hold every answer: the drain is still delivering until `release`. */
+async function drainHoldingPosts(queues: Queues, notices: number): Promise<{ release(): void }> {
+  await Promise.all(Array.from({ length: notices }, () => queuedNotice()));
+  const held: (() => void)[] = [];
+  receiver.answer = (response) => void held.push(() => response.end());
+  await queueOutboxDrain(queues);
+  await waitFor('the drain to post every notice', () => held.length === notices, 5_000);
+  return {
+    release() {
+      receiver.answer = (response) => response.end();
+      for (const answer of held) answer();
+    },
+  };
 }
 
 async function queuedNotice(): Promise<string> {
@@ -81,8 +99,7 @@ const idle = async (notify: Queues['notify']) => {
 
 describe('NotifyWorker', () => {
   it('delivers every due notice when a drain is asked for, then goes idle', async () => {
-    const { queues } = startNotifyWorker();
-    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
+    const { queues } = await startNotifyWorker();
     const ids = await Promise.all(Array.from({ length: 6 }, () => queuedNotice()));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.received).toHaveLength(0);
@@ -97,20 +114,14 @@ describe('NotifyWorker', () => {
 
   it('lets a drain delivering take up a notice committed meanwhile, and delivers it without another drain', async () => {
     // A timeout far beyond the test: the held posts must not end on their own.
-    const { worker, queues } = startNotifyWorker({ webhook: { timeoutMs: 60_000 } });
-    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
-    const first = await Promise.all([queuedNotice(), queuedNotice()]);
-    // The receiver holds the first two posts, so the drain (which leased both: fewer than a batch) is still delivering.
-    const held: (() => void)[] = [];
-    receiver.answer = (response) => void held.push(() => response.end());
-    await queueOutboxDrain(queues);
-    await waitFor('the drain to post both notices', () => held.length === first.length, 5_000);
+    const { worker, queues } = await startNotifyWorker({ webhook: { timeoutMs: 60_000 } });
+    // Two notices: fewer than a batch, so the drain leased both and is still delivering them.
+    const held = await drainHoldingPosts(queues, 2);
 
     const late = await queuedNotice();
     expect(worker.takeUp()).toBe(true);
     const drainsQueued = recordAdds(queues.notify);
-    receiver.answer = (response) => response.end();
-    for (const release of held) release();
+    held.release();
 
     await waitFor('the late notice delivered', async () => (await noticeState(late)) === 'delivered', 5_000);
     await waitFor('the notify queue to be idle', () => idle(queues.notify), 5_000);
@@ -120,17 +131,12 @@ describe('NotifyWorker', () => {
   });
 
   it('takes up nothing once it is closing, so that closing waits for no stream of take-ups', async () => {
-    const { worker, queues } = startNotifyWorker({ webhook: { timeoutMs: 60_000 } });
-    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
-    await queuedNotice();
-    const held: (() => void)[] = [];
-    receiver.answer = (response) => void held.push(() => response.end());
-    await queueOutboxDrain(queues);
-    await waitFor('the drain to post the notice', () => held.length === 1, 5_000);
+    const { worker, queues } = await startNotifyWorker({ webhook: { timeoutMs: 60_000 } });
+    const held = await drainHoldingPosts(queues, 1);
 
     const closed = worker.close();
     const takenUp = worker.takeUp();
-    for (const release of held) release();
+    held.release();
     await closed;
 
     expect(takenUp).toBe(false);
@@ -146,12 +152,11 @@ describe('NotifyWorker', () => {
         leases += 1;
         if (leases === 2) await firstLease;
         if (leases === 3) throw new Error('connection terminated');
-        return { delivered: 0, pending: 0, exhausted: 0 };
+        return noAttempts();
       },
       nextDueInMs: () => Promise.resolve(undefined),
     } as unknown as NoticeOutbox;
-    const { worker, queues } = startNotifyWorker({ outbox });
-    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
+    const { worker, queues } = await startNotifyWorker({ outbox });
     await queueOutboxDrain(queues);
     await waitFor('the drain to lease', () => leases === 2, 5_000);
     const drainsQueued = recordAdds(queues.notify);
@@ -164,15 +169,14 @@ describe('NotifyWorker', () => {
   });
 
   it('takes up nothing when no drain is delivering', async () => {
-    const { worker, queues } = startNotifyWorker();
-    await waitFor('the drain at start to end', () => idle(queues.notify), 5_000);
+    const { worker } = await startNotifyWorker();
 
     expect(worker.takeUp()).toBe(false);
   });
 
   it('with nothing pending, a drain queues no further drain', async () => {
     await database.pool.query(`update notices set state = 'delivered'`);
-    const { queues } = startNotifyWorker();
+    const { queues } = await startNotifyWorker();
 
     await queueOutboxDrain(queues);
     await waitFor('the drain to run', async () => (await queues.notify.getJobCounts('completed', 'active', 'waiting')).waiting === 0, 5_000);

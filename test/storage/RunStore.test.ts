@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-const claimRun = () => store.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+const claimRun = (on = store) => on.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
 
 const page = (kind: string, items: { hash: string; value: string }[]) => pageOf(kind, items, 'hash');
 
@@ -75,7 +75,7 @@ describe('RunStore.finish', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3_600_000, shouldAdvanceTime: true });
     try {
       const skewedStore = new RunStore(database.db);
-      const run = await skewedStore.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+      const run = await claimRun(skewedStore);
       await skewedStore.finish(run.id, { status: 'succeeded' }, () => undefined, run);
       const { rows } = await database.pool.query<{ seconds: number }>('select extract(epoch from finished_at - started_at)::float8 as seconds from sync_runs where id = $1', [run.id]);
       expect(rows[0]!.seconds).toBeGreaterThanOrEqual(0);
