@@ -1,16 +1,28 @@
 # feedsync worker/scheduler image. Build: docker build -t feedsync .
+# `npm install`, not `npm ci`: npm ci refuses this lock file on registries that do not serve other
+# platforms' optional packages (see README). Both installs follow package-lock.json.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts
+# --ignore-scripts: `prepare` builds, and the sources are not copied yet.
+RUN npm install --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm run build
+
+# Production dependencies only. test/deploy/productionPackage.test.ts installs and runs the package
+# with these same steps (this install, then dist/, migrations/ and feedsync.yaml): keep them in step.
+FROM node:20-bookworm-slim AS production-dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
+# feedsync.yaml reads these: listen on every interface, so the published port reaches the server.
+ENV FEEDSYNC_HTTP_HOST=0.0.0.0 FEEDSYNC_HTTP_PORT=9464
 WORKDIR /app
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json feedsync.yaml ./
 COPY migrations ./migrations

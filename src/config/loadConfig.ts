@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { ConfigError, formatPath, type ConfigProblem } from './ConfigError.js';
 import { interpolateEnv } from './interpolateEnv.js';
@@ -26,12 +25,17 @@ export function parseConfig(tree: unknown, file: string, env: NodeJS.ProcessEnv 
   return result.data;
 }
 
+/** Node 20 cannot import TypeScript itself; tsx, loaded only for such a config, compiles it on the fly. */
+async function importTypeScript(url: string): Promise<unknown> {
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(url, import.meta.url);
+}
+
 async function readTree(path: string): Promise<unknown> {
   const extension = extname(path);
   if (['.ts', '.mts', '.js', '.mjs'].includes(extension)) {
     const url = pathToFileURL(path).href;
-    // Node 20 cannot import TypeScript itself; tsx compiles the module on the fly.
-    const module = (extension.endsWith('ts') ? await tsImport(url, import.meta.url) : await import(url)) as { default?: unknown };
+    const module = (extension.endsWith('ts') ? await importTypeScript(url) : await import(url)) as { default?: unknown };
     // A .ts file outside an ESM package loads as CommonJS, whose exports sit one level deeper.
     const inner = module.default as { default?: unknown } | undefined;
     if (inner !== null && typeof inner === 'object' && 'default' in inner && Object.keys(inner).length === 1) return inner.default;

@@ -38,6 +38,7 @@ export const windowSchema = z.strictObject({
 });
 
 export const pagingSchema = z.strictObject({
+  /** The styles src/paging/paginatorStyles.ts registers (config may not import paging: it is the bottom layer). */
   style: z.enum(['page', 'offset', 'cursor']).default('page'),
   /** Items per page, sent as `limitParam`. */
   limit: integer(1, 10_000).default(50),
@@ -50,6 +51,11 @@ export const pagingSchema = z.strictObject({
   cursorParam: z.string().min(1).default('cursor'),
   maxPages: positiveInt.default(10_000),
   window: windowSchema.optional(),
+  /** Where the result total sits in `data` (for progress): a dot path, or a list tried in order. */
+  totalPath: z
+    .union([dotPath, z.array(dotPath).min(1)], { error: 'must be a dot path or a list of dot paths' })
+    .transform((paths) => (typeof paths === 'string' ? [paths] : paths))
+    .default(['total', 'results.total', '@attr.total']),
 });
 
 export const recordSelectorSchema = z.strictObject({

@@ -13,9 +13,7 @@ export type UpstreamErrorKind =
   | 'redirect'
   | 'too_large'
   /** The body is not JSON or not the envelope (often truncated or garbled in transit). */
-  | 'malformed'
-  /** A well-formed envelope whose records are not where the config says: retrying cannot help. */
-  | 'unexpected_shape';
+  | 'malformed';
 
 const RETRYABLE: ReadonlySet<UpstreamErrorKind> = new Set(['network', 'timeout', 'rate_limited', 'temporary', 'malformed']);
 

@@ -2,16 +2,40 @@ import { setMaxListeners } from 'node:events';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
-import { UpstreamError } from '../http/UpstreamError.js';
-import { completionNotice } from '../notices/completionNotice.js';
-import { hasNotice } from '../storage/runReports.js';
-import { WindowStuckError } from '../paging/Paginator.js';
-import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
-import type { Runtime } from '../runtime/openRuntime.js';
-import { RunTakenOverError } from '../storage/RunStore.js';
-import { QueryChangedError, SyncInterruptedError, syncQuery, type RunSummary } from '../sync/syncQuery.js';
-import type { NotifyWorker } from './NotifyWorker.js';
+import type { Config } from '../config/schema.js';
+import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
+import type { Logger } from '../observability/logger.js';
+import type { Database } from '../storage/database.js';
+import { hasNotice } from '../storage/noticeQueries.js';
+import type { RunStore } from '../storage/RunStore.js';
+import type { NoticeToQueue, RunState } from '../storage/runState.js';
+import { SyncInterruptedError } from '../sync/runFailures.js';
+import type { SourceRegistry } from '../sync/SourceRegistry.js';
+import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
 import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
+
+/** What the sync worker runs with: the parts of a process it shares. */
+export interface SyncWorkerRuntime {
+  config: Config;
+  store: RunStore;
+  db: Database;
+  sources: SourceRegistry;
+  logger: Logger;
+  metrics: FeedsyncMetrics | undefined;
+  /** Makes a run's completion notice; absent when no webhook is configured. */
+  noticeFor: ((run: RunState) => NoticeToQueue) | undefined;
+}
+
+export interface SyncWorkerOptions {
+  /** The Redis connection the worker blocks on: its own, not shared. */
+  connection: Redis;
+  queues: Queues;
+  /**
+   * After a run's notice is committed: hands it to a drain delivering in this process and
+   * returns true, or returns false and a drain is queued. Default: always queue one.
+   */
+  handToRunningDrain?: () => boolean;
+}
 
 /** What a sync job returns to BullMQ: small, it is kept in Redis with the job. */
 export interface SyncJobResult {
@@ -30,16 +54,6 @@ const PROGRESS_INTERVAL_MS = 1_000;
 /** Delay before a "queue one" run looks again whether the previous run has ended. */
 const OVERLAP_RECHECK_MS = 5_000;
 
-/** Whether a failure is worth another attempt: passing upstream faults and lost races are. */
-export function isRetryable(error: Error): boolean {
-  if (error instanceof UpstreamError) return error.retryable;
-  if (error instanceof RunTakenOverError) return true;
-  if (error instanceof WindowStuckError || error instanceof QueryChangedError) return false;
-  const database = databaseFailureOf(error);
-  // Storage faults (Postgres restarting) are worth retrying; data the database rejects is not.
-  return database === undefined || !isPermanentDatabaseFailure(database);
-}
-
 /**
  * Processes sync jobs: one job is one run, resumed from its checkpoint on every attempt. A
  * failure is retried with backoff unless it cannot succeed (bad key, 4xx); the last failure
@@ -49,14 +63,15 @@ export function isRetryable(error: Error): boolean {
 export class SyncWorker {
   private readonly worker: Worker<SyncJobData, SyncJobResult>;
   private readonly shutdown = new AbortController();
+  private readonly queues: Queues;
+  private readonly handToRunningDrain: () => boolean;
 
   constructor(
-    private readonly runtime: Runtime,
-    connection: Redis,
-    private readonly queues: Queues,
-    /** This process's notify worker, if it runs one: a drain it is running takes up new notices. */
-    private readonly localDrains?: Pick<NotifyWorker, 'takeUp'>,
+    private readonly runtime: SyncWorkerRuntime,
+    { connection, queues, handToRunningDrain }: SyncWorkerOptions,
   ) {
+    this.queues = queues;
+    this.handToRunningDrain = handToRunningDrain ?? (() => false);
     const { worker: settings } = runtime.config;
     this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
       connection,
@@ -98,9 +113,9 @@ export class SyncWorker {
     return drained;
   }
 
-  /** After a notice is committed: a drain delivering in this process takes it up, or one is queued. */
+  /** After a notice is committed: a drain delivering in this process is handed it, or one is queued. */
   private async requestDrain(): Promise<void> {
-    if (!this.localDrains?.takeUp()) await queueOutboxDrain(this.queues);
+    if (!this.handToRunningDrain()) await queueOutboxDrain(this.queues);
   }
 
   /**
@@ -109,15 +124,13 @@ export class SyncWorker {
    * run stays "running" and no failure goes unannounced.
    */
   private async closeAbandonedRun(job: Job<SyncJobData, SyncJobResult>, error: Error): Promise<void> {
-    const { store, storage, logger, outbox } = this.runtime;
+    const { store, db, logger, noticeFor } = this.runtime;
     try {
-      const run = await store.findByKey(job.data.runKey);
+      const run = await store.claims.findByKey(job.data.runKey);
       if (!run || run.status === 'succeeded') return;
-      if (run.status === 'failed' && (!outbox || (await hasNotice(storage.db, run.id)))) return;
-      await store.finish(run.id, { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message }, (ended) =>
-        outbox ? completionNotice(ended) : undefined,
-      );
-      if (outbox) await this.requestDrain();
+      if (run.status === 'failed' && (!noticeFor || (await hasNotice(db, run.id)))) return;
+      await store.finishes.finish(run.id, { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message }, (ended) => noticeFor?.(ended));
+      if (noticeFor) await this.requestDrain();
       this.runtime.metrics?.runEnded(job.data.job, 'failed');
       logger.error({ runId: run.id, runKey: run.runKey, err: { message: error.message } }, 'run abandoned by its job; recorded as failed');
     } catch (closeError) {
@@ -136,11 +149,10 @@ export class SyncWorker {
     } catch (error) {
       throw new UnrecoverableError((error as Error).message);
     }
-    if (configJob.overlap === 'queue' && (await store.otherRunning(data.job, data.queryIndex, data.runKey))) {
+    if (configJob.overlap === 'queue' && (await store.running.anotherIsRunning(data.job, data.queryIndex, data.runKey))) {
       await job.moveToDelayed(Date.now() + OVERLAP_RECHECK_MS, token);
       throw new DelayedError();
     }
-    const attempts = job.opts.attempts ?? 1;
     const metrics = this.runtime.metrics;
     let progressAt = performance.now();
     const summary = await syncQuery(
@@ -160,9 +172,9 @@ export class SyncWorker {
         client: sources.client(query.sourceName),
         gate: sources.gate(query.sourceName),
         logger,
-        notify: this.runtime.outbox !== undefined,
+        noticeFor: this.runtime.noticeFor,
         signal: this.shutdown.signal,
-        isFinalAttempt: (error) => !isRetryable(error as Error) || job.attemptsMade + 1 >= attempts,
+        attempts: { made: job.attemptsMade, allowed: job.opts.attempts ?? 1 },
         onPage: (progress) => {
           metrics?.pageStored(query.sourceName, query.records.kind, progress.pageCounts);
           if (performance.now() - progressAt < PROGRESS_INTERVAL_MS) return;
@@ -181,14 +193,14 @@ export class SyncWorker {
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
-      const final = !isRetryable(error) || job.attemptsMade + 1 >= attempts;
-      metrics?.runEnded(data.job, final ? 'failed' : 'retrying');
-      if (final && this.runtime.outbox) await this.requestDrain();
-      if (!isRetryable(error)) throw new UnrecoverableError(error.message);
-      throw error;
+      metrics?.runEnded(data.job, summary.final ? 'failed' : 'retrying');
+      if (!summary.final) throw error;
+      if (this.runtime.noticeFor) await this.requestDrain();
+      // No attempt is left, or none could succeed: BullMQ must not try again.
+      throw new UnrecoverableError(error.message);
     }
     metrics?.runEnded(data.job, summary.status);
-    if (summary.status === 'succeeded' && this.runtime.outbox) await this.requestDrain();
+    if (summary.status === 'succeeded' && this.runtime.noticeFor) await this.requestDrain();
     return result;
   }
 }

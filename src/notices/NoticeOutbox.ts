@@ -5,7 +5,12 @@ import type { Logger } from '../observability/logger.js';
 import type pg from 'pg';
 import { poolOf, type Database } from '../storage/database.js';
 import { notices } from '../storage/schema.js';
+import { columnsOf } from '../storage/columnsOf.js';
 import { postNotice, type DeliveryAttempt } from './postNotice.js';
+import type { LeasedNoticeRow } from './statements/leasedNotice.js';
+import { leaseDueNotices } from './statements/leaseDueNotices.js';
+import { leaseNotice } from './statements/leaseNotice.js';
+import { recordDeliveryAttempts, type RecordDeliveryAttemptsParams } from './statements/recordDeliveryAttempts.js';
 
 export type NoticeState = 'pending' | 'delivered' | 'exhausted';
 
@@ -36,50 +41,6 @@ export interface DeliveryResult {
 const LEASE_MARGIN_MS = 10_000;
 const MIN_RETRY_AFTER_MS = 1_000;
 
-const LEASED_COLUMNS = 'id, run_id, body, attempts, created_at';
-
-/** LEASE_ONE: $1 notice id, $2 lease in ms. Takes this notice, if pending and due, for one attempt. */
-const LEASE_ONE = `update notices set next_attempt_at = now() + $2::int * interval '1 millisecond'
-    where id = $1::text and state = 'pending' and next_attempt_at <= now()
-    returning ${LEASED_COLUMNS}`;
-
-/**
- * LEASE_DUE: $1 how many, $2 lease in ms. Takes the oldest due notices for one attempt each;
- * rows another sender is leasing at this moment are skipped, not waited for.
- */
-const LEASE_DUE = `update notices set next_attempt_at = now() + $2::int * interval '1 millisecond'
-    where id in (
-      select id from notices where state = 'pending' and next_attempt_at <= now()
-      order by next_attempt_at limit $1::int for update skip locked
-    )
-    returning ${LEASED_COLUMNS}`;
-
-interface LeasedNotice {
-  id: string;
-  run_id: string;
-  body: string;
-  attempts: number;
-  created_at: Date;
-}
-
-/**
- * RECORD_ATTEMPTS: one array per column, one element per attempt: $1 notice ids, $2 HTTP
- * statuses, $3 latencies, $4 errors, $5 new states, $6 attempt counts, $7 ms to the next
- * attempt. The attempts and the notices' new states in one statement.
- */
-const RECORD_ATTEMPTS = `with attempt as (
-      select * from unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[])
-        as t(notice_id, http_status, latency_ms, error, state, attempts, delay_ms)
-    ),
-    recorded as (
-      insert into notice_attempts (notice_id, http_status, latency_ms, error)
-      select notice_id, http_status, latency_ms, error from attempt
-    )
-    update notices n set state = a.state, attempts = a.attempts, last_error = a.error,
-      delivered_at = case when a.state = 'delivered' then now() end,
-      next_attempt_at = now() + a.delay_ms * interval '1 millisecond'
-    from attempt a where n.id = a.notice_id`;
-
 /**
  * The outbox of completion notices. Delivery leases due notices, posts them (up to
  * `webhook.concurrency` at once), records every attempt, and schedules each one's next attempt
@@ -101,7 +62,7 @@ export class NoticeOutbox {
 
   /** Delivers one notice if it is pending and due; undefined when it is not (or leased elsewhere). */
   async deliver(id: string): Promise<DeliveryResult | undefined> {
-    const { rows } = await this.pool.query<LeasedNotice>({ name: 'feedsync_notice_lease_one_v1', text: LEASE_ONE, values: [id, this.leaseMs()] });
+    const { rows } = await this.pool.query<LeasedNoticeRow>(leaseNotice.with({ noticeId: id, leaseMs: this.leaseMs() }));
     const [result] = await this.attempt(rows);
     return result;
   }
@@ -114,7 +75,7 @@ export class NoticeOutbox {
   async deliverDue(attempts: AttemptCounts = noAttempts()): Promise<AttemptCounts> {
     for (;;) {
       const batch = this.webhook.concurrency;
-      const { rows } = await this.pool.query<LeasedNotice>({ name: 'feedsync_notice_lease_due_v1', text: LEASE_DUE, values: [batch, this.leaseMs()] });
+      const { rows } = await this.pool.query<LeasedNoticeRow>(leaseDueNotices.with({ count: batch, leaseMs: this.leaseMs() }));
       for (const result of await this.attempt(rows)) attempts[result.state] += 1;
       if (rows.length < batch) return attempts;
     }
@@ -128,7 +89,7 @@ export class NoticeOutbox {
   }
 
   /** Posts leased notices at once, then records every attempt in one statement. */
-  private async attempt(leased: readonly LeasedNotice[]): Promise<DeliveryResult[]> {
+  private async attempt(leased: readonly LeasedNoticeRow[]): Promise<DeliveryResult[]> {
     if (leased.length === 0) return [];
     // One deadline for the batch: every attempt in it ends within timeoutMs, so a slow receiver holds no drain up.
     const deadline = AbortSignal.timeout(this.webhook.timeoutMs);
@@ -136,16 +97,16 @@ export class NoticeOutbox {
     setMaxListeners(defaultMaxListeners + leased.length, deadline);
     const posted = await Promise.all(leased.map((notice) => postNotice(this.webhook, notice.id, notice.body, deadline)));
     const outcomes = leased.map((notice, index) => this.outcomeOf(notice, posted[index]!));
-    const values = [
-      outcomes.map((o) => o.id),
-      outcomes.map((o) => o.attempt.httpStatus),
-      outcomes.map((o) => o.attempt.latencyMs),
-      outcomes.map((o) => o.attempt.error),
-      outcomes.map((o) => o.state),
-      outcomes.map((o) => o.attempts),
-      outcomes.map((o) => (o.state === 'pending' ? o.delayMs : 0)),
-    ];
-    await this.pool.query({ name: 'feedsync_notice_attempts_v1', text: RECORD_ATTEMPTS, values });
+    const params = columnsOf<(typeof outcomes)[number], RecordDeliveryAttemptsParams>(outcomes, (o) => ({
+      noticeIds: o.id,
+      httpStatuses: o.attempt.httpStatus,
+      latenciesMs: o.attempt.latencyMs,
+      errors: o.attempt.error,
+      states: o.state,
+      attemptCounts: o.attempts,
+      delaysMs: o.state === 'pending' ? o.delayMs : 0,
+    }));
+    await this.pool.query(recordDeliveryAttempts.with(params));
     return outcomes.map(({ id, state, attempt, attempts, delayMs, ageMs, runId }) => {
       this.onAttempt?.(state === 'pending' ? 'failed' : state);
       const context = { noticeId: id, runId, attempt: attempts };
@@ -157,7 +118,7 @@ export class NoticeOutbox {
   }
 
   /** What an attempt makes of a notice: its new state and, if still pending, when to try again. */
-  private outcomeOf(notice: LeasedNotice, attempt: DeliveryAttempt) {
+  private outcomeOf(notice: LeasedNoticeRow, attempt: DeliveryAttempt) {
     const attempts = notice.attempts + 1;
     const ageMs = Date.now() - notice.created_at.getTime();
     // A receiver's Retry-After is honoured within bounds: never a tight loop, never past the give-up age.

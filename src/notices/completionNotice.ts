@@ -1,4 +1,4 @@
-import type { NoticeToQueue, RunState } from '../storage/RunStore.js';
+import type { NoticeToQueue, RunState } from '../storage/runState.js';
 
 export type NoticeType = 'sync.succeeded' | 'sync.failed';
 

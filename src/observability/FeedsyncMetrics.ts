@@ -1,5 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { RecordCounts } from '../storage/RecordStore.js';
+
+/** What a stored page did to the records table, by outcome. */
+export type PageOutcomes = Readonly<Record<'new' | 'updated' | 'unchanged', number>>;
 
 /** Reads live figures (queue depths, notice states) when Prometheus scrapes. */
 export interface ScrapeSources {
@@ -79,7 +81,7 @@ export class FeedsyncMetrics {
     this.runs.inc({ job, status });
   }
 
-  pageStored(source: string, kind: string, counts: RecordCounts): void {
+  pageStored(source: string, kind: string, counts: PageOutcomes): void {
     this.pages.inc({ source });
     if (counts.new) this.records.inc({ source, kind, outcome: 'new' }, counts.new);
     if (counts.updated) this.records.inc({ source, kind, outcome: 'updated' }, counts.updated);

@@ -1,5 +1,5 @@
 import type { RecordSelectorConfig } from '../config/schema.js';
-import { UpstreamError } from '../http/UpstreamError.js';
+import { RecordShapeError } from './RecordShapeError.js';
 import { getPath } from './jsonPath.js';
 
 /** The records of one page and their keys, in page order. */
@@ -12,14 +12,14 @@ export interface SelectedRecords {
 export function selectRecords(data: Record<string, unknown>, selector: RecordSelectorConfig, q: string | undefined, source: string): SelectedRecords {
   const found = getPath(data, selector.path);
   if (found === undefined) {
-    throw new UpstreamError('unexpected_shape', `no records at data.${selector.path} (data has: ${Object.keys(data).join(', ') || 'nothing'})`, { source });
+    throw new RecordShapeError(source, `no records at data.${selector.path} (data has: ${Object.keys(data).join(', ') || 'nothing'})`);
   }
   const items = found === null ? [] : Array.isArray(found) ? found : [found];
   const keys = new Array<string>(items.length);
   for (let index = 0; index < items.length; index++) {
     const item: unknown = items[index];
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      throw new UpstreamError('unexpected_shape', `record ${index} at data.${selector.path} is not an object`, { source });
+      throw new RecordShapeError(source, `record ${index} at data.${selector.path} is not an object`);
     }
     keys[index] = Array.isArray(selector.key)
       ? selector.key.map((part) => keyPart(item, part, q, index, selector.path, source)).join('|')
@@ -31,7 +31,7 @@ export function selectRecords(data: Record<string, unknown>, selector: RecordSel
 function keyPart(item: object, part: string, q: string | undefined, index: number, path: string, source: string): string {
   const key = part === '$query' ? q : getPath(item, part);
   if (typeof key !== 'string' && typeof key !== 'number') {
-    throw new UpstreamError('unexpected_shape', `record ${index} at data.${path} has no key at "${part}"`, { source });
+    throw new RecordShapeError(source, `record ${index} at data.${path} has no key at "${part}"`);
   }
   return String(key);
 }

@@ -3,7 +3,10 @@ import { NoticeOutbox } from '../notices/NoticeOutbox.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { migrateDatabase, openStorage, type Storage } from '../storage/database.js';
-import { RunStore } from '../storage/RunStore.js';
+import { completionNotice } from '../notices/completionNotice.js';
+import type { Database } from '../storage/database.js';
+import { openRunStore, type RunStore } from '../storage/RunStore.js';
+import type { NoticeToQueue, RunState } from '../storage/runState.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
 
 /** The long-lived parts every command shares, opened once and closed together. */
@@ -11,10 +14,14 @@ export interface Runtime {
   config: Config;
   logger: Logger;
   storage: Storage;
+  /** The Drizzle database of `storage`. */
+  db: Database;
   store: RunStore;
   sources: SourceRegistry;
   /** Present when the config has a webhook. */
   outbox: NoticeOutbox | undefined;
+  /** Makes a run's completion notice; present when the config has a webhook. */
+  noticeFor: ((run: RunState) => NoticeToQueue) | undefined;
   metrics: FeedsyncMetrics | undefined;
   close(): Promise<void>;
 }
@@ -38,9 +45,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     config,
     logger,
     storage,
-    store: new RunStore(storage.db),
+    db: storage.db,
+    store: openRunStore(storage.db),
     sources,
     outbox: config.webhook ? new NoticeOutbox(storage.db, config.webhook, logger, Math.random, (result) => options.metrics?.noticeAttempted(result)) : undefined,
+    noticeFor: config.webhook ? completionNotice : undefined,
     metrics: options.metrics,
     async close() {
       await sources.close();

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config, JobConfig } from '../config/schema.js';
 import type { Queues } from '../jobs/queues.js';
 import type { Logger } from '../observability/logger.js';
-import type { RunStore } from '../storage/RunStore.js';
+import type { RunningRuns } from '../storage/RunningRuns.js';
 import { tickRunKey } from './runKeys.js';
 
 
@@ -27,7 +27,8 @@ export class Scheduler {
   constructor(
     private readonly config: Config,
     private readonly queues: Queues,
-    private readonly store: RunStore,
+    /** The overlap check, for jobs whose overlap policy is skip. */
+    private readonly running: RunningRuns,
     private readonly redis: Redis,
     private readonly logger: Logger,
   ) {
@@ -63,7 +64,7 @@ export class Scheduler {
       const runKey = tickRunKey(job.name, queryIndex, at);
       const log = this.logger.child({ job: job.name, queryIndex, runKey });
       try {
-        if (job.overlap === 'skip' && (await this.store.otherRunning(job.name, queryIndex, runKey))) {
+        if (job.overlap === 'skip' && (await this.running.anotherIsRunning(job.name, queryIndex, runKey))) {
           log.warn('previous run of this query is still running; tick skipped');
           result.skipped++;
           continue;

@@ -1,6 +1,6 @@
 import type { Advance, PagePosition } from '../paging/Paginator.js';
-import type { SerialisedRecords } from '../storage/RecordStore.js';
-import type { PageEnvelope } from '../storage/RunStore.js';
+import type { SerialisedRecords } from '../storage/serialiseRecords.js';
+import type { PageEnvelope } from '../storage/PageWrites.js';
 
 /**
  * A fetched page, ready to store. The parsed body is not kept: a page waits here while others

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
-import { LocalRateLimiter, OPEN_GATE, type RequestGate } from '../http/RequestGate.js';
+import { LocalRateLimiter } from '../http/LocalRateLimiter.js';
+import { OPEN_GATE, type RequestGate } from '../http/RequestGate.js';
 import { SourceClient } from '../http/SourceClient.js';
 
 /** One keep-alive client and one rate-limit gate per configured source, made on first use. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
-import type { RunIdentity } from '../storage/RunStore.js';
+import type { RunIdentity } from '../storage/runState.js';
 import type { SourceRegistry } from './SourceRegistry.js';
 import { syncQuery, type RunSummary, type SyncQueryOptions } from './syncQuery.js';
 

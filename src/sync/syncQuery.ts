@@ -1,18 +1,19 @@
 import type { ResolvedQuery } from '../config/resolveQuery.js';
-import { fetchWithRetries } from '../http/fetchWithRetries.js';
 import type { RequestGate } from '../http/RequestGate.js';
 import type { SourceClient } from '../http/SourceClient.js';
-import { UpstreamError } from '../http/UpstreamError.js';
-import { completionNotice } from '../notices/completionNotice.js';
+import type { UpstreamError } from '../http/UpstreamError.js';
 import type { Logger } from '../observability/logger.js';
-import { getPath } from '../paging/jsonPath.js';
-import { Paginator, type PagePosition, type StopReason } from '../paging/Paginator.js';
-import { selectRecords } from '../paging/selectRecords.js';
-import { serialiseRecords, type RecordCounts } from '../storage/RecordStore.js';
-import { databaseFailureOf } from '../storage/databaseError.js';
-import { RunTakenOverError, type RunIdentity, type RunStore } from '../storage/RunStore.js';
-import { PagesAhead, type FetchPreparedPage } from './PagesAhead.js';
-import { incrementalStart, maxValue, type RunCheckpoint } from './RunCheckpoint.js';
+import type { Paginator, StopReason } from '../paging/Paginator.js';
+import { createPaginator } from '../paging/paginatorStyles.js';
+import type { RecordCounts } from '../storage/RecordCounts.js';
+import { RunTakenOverError } from '../storage/PageWrites.js';
+import type { RunStore } from '../storage/RunStore.js';
+import type { NoticeToQueue, RunIdentity, RunOutcome, RunState } from '../storage/runState.js';
+import { PagesAhead } from './PagesAhead.js';
+import { preparePages } from './preparePages.js';
+import { incrementalStart, type RunCheckpoint } from './RunCheckpoint.js';
+import { failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
+import { RunProgress } from './RunProgress.js';
 
 export interface SyncProgress {
   runId: string;
@@ -29,10 +30,10 @@ export interface SyncQueryOptions {
   client: SourceClient;
   gate: RequestGate;
   logger: Logger;
-  /** Queue a completion notice in the outbox when the run ends (webhook configured). */
-  notify: boolean;
-  /** Whether a failure now is the run's last attempt; a retried failure posts no notice. */
-  isFinalAttempt?: (error: unknown) => boolean;
+  /** Makes the run's completion notice, queued in the outbox with its final status; absent: no webhook, no notice. */
+  noticeFor?: (run: RunState) => NoticeToQueue;
+  /** The queue's attempts of this run (default: this is the only one); a failure with attempts left posts no notice. */
+  attempts?: RunAttempts;
   /** Whether an interrupted run is picked up again later (queued runs: yes). If not, interruption ends it, with its notice. */
   resumable?: boolean;
   onPage?: (progress: SyncProgress) => void | Promise<void>;
@@ -51,28 +52,17 @@ export interface RunSummary {
   durationMs: number;
   stopReason?: StopReason;
   error?: Error;
+  /** For a failure: whether it ended the run for good (its notice queued), or the run is to be tried again. */
+  final?: boolean;
 }
 
-/** A run resumed with a different query at its index than it started with. */
-export class QueryChangedError extends Error {
-  override readonly name = 'QueryChangedError';
-}
-
-/** The sync was interrupted by shutdown between pages; nothing is lost, the run resumes later. */
-export class SyncInterruptedError extends Error {
-  override readonly name = 'SyncInterruptedError';
-}
-
-const TOTAL_PATHS = ['total', 'results.total', '@attr.total'];
-const MAX_ERROR_CHARS = 2_000;
-
-function expectedTotal(data: Record<string, unknown>): number | undefined {
-  for (const path of TOTAL_PATHS) {
-    const value = getPath(data, path);
-    const total = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
-    if (total !== undefined) return total;
-  }
-  return undefined;
+/** One attempt at a run as it goes: what it was claimed as, and its log. */
+interface Attempt {
+  query: ResolvedQuery;
+  run: RunState;
+  log: Logger;
+  options: SyncQueryOptions;
+  started: number;
 }
 
 /**
@@ -81,146 +71,118 @@ function expectedTotal(data: Record<string, unknown>): number | undefined {
  * completion notice are written together.
  */
 export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
-  const { store, logger } = options;
-  const run = await store.claim(identity);
-  const log = logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
+  const run = await options.store.claims.claim(identity);
+  const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
+  const attempt: Attempt = { query, run, log, options, started: performance.now() };
   if (run.status === 'succeeded') {
     log.info({ runKey: run.runKey }, 'run already succeeded; not running it again');
     return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
   }
-  const started = performance.now();
+  const progress = new RunProgress(run);
   if (run.pages > 0 && run.queryKey !== query.queryKey) {
     // The config changed under a half-done run: its checkpoint belongs to another query.
-    const error = new QueryChangedError(`the query of this run changed in the config after page ${run.pages}; start a new run`);
-    await store.finish(run.id, { status: 'failed', errorKind: 'query_changed', error: error.message }, (finished) => (options.notify ? completionNotice(finished) : undefined), run);
-    log.error({ err: { kind: 'query_changed', message: error.message } }, 'run failed');
-    return { runId: run.id, status: 'failed', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0, error };
+    return fail(attempt, progress, new QueryChangedError(`the query of this run changed in the config after page ${run.pages}; start a new run`));
   }
-  const paginator = new Paginator(query.paging);
-  let checkpoint = run.checkpoint as RunCheckpoint | null;
-  if (!checkpoint) {
-    const cursor = query.incremental ? await store.readCursor(query.job, query.queryKey) : undefined;
-    checkpoint = { position: paginator.start() };
-    if (cursor !== undefined && query.incremental) checkpoint.incrementalStart = incrementalStart(cursor, query.incremental.overlap);
-  }
-  const base: Record<string, string> = { ...query.params };
-  if (query.q !== undefined) base.q = query.q;
-  if (query.incremental && checkpoint.incrementalStart !== undefined) base[query.incremental.param] = checkpoint.incrementalStart;
-
-  let position: PagePosition = checkpoint.position;
-  let pages = run.pages;
-  const counts: RecordCounts = { ...run.counts };
-  let cursorValue = run.cursorValue;
-  let version = run.version;
-  /** The run as it stands in storage after the pages stored here: what its notice reports. */
-  const current = () => ({ ...run, pages, counts: { ...counts }, cursorValue, version });
-  let stopReason: StopReason | undefined;
-  if (pages > 0) log.info({ page: pages }, 'resuming after the last stored page');
-
-  // Aborts a prefetch still waiting to retry when the run ends early, or on shutdown. (A listener,
-  // not AbortSignal.any: that costs more than the rest of a one-page run's bookkeeping.)
-  const ended = new AbortController();
-  const signal = ended.signal;
-  const onShutdown = (): void => ended.abort();
-  options.signal?.addEventListener('abort', onShutdown, { once: true });
-  /** Fetches the page at `at` and makes it ready to store: records selected, overlap dropped, serialised. */
-  const fetchAt: FetchPreparedPage = async (at, page) => {
-    const fetched = await fetchWithRetries(options.client, paginator.requestParams(base, at), query.source.retry, options.gate, {
-      signal,
-      onRetry: (error, retry, delayMs) => {
-        log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
-        options.onRetry?.(error, retry, delayMs);
-      },
-      onRateLimitWait: options.onRateLimitWait,
-    });
-    const selected = selectRecords(fetched.envelope.data, query.records, query.q, query.sourceName);
-    const advance = paginator.advance(at, { data: fetched.envelope.data, items: selected.items, keys: selected.keys, contentHash: fetched.contentHash });
-    let { items, keys } = selected;
-    if (at.skipKeys?.length) {
-      const fresh = keys.map((key) => !paginator.isOverlap(at, key));
-      items = items.filter((_, index) => fresh[index]);
-      keys = keys.filter((_, index) => fresh[index]);
-    }
-    const highest = query.incremental ? highestValue(items, query.incremental.field) : null;
-    const { url, raw, bytes, contentHash, latencyMs, envelope } = fetched;
-    return {
-      envelope: { requestUrl: url, raw, status: envelope.status, message: envelope.message, bytes, contentHash },
-      latencyMs,
-      expectedTotal: expectedTotal(envelope.data),
-      advance,
-      records: serialiseRecords(keys, items),
-      highest,
-    };
-  };
-  const pagesAhead = new PagesAhead(fetchAt, position, pages);
-
+  let stopReason: StopReason;
   try {
-    while (stopReason === undefined) {
-      if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${pages}`);
-      // Pages ahead download and are prepared while this one is stored, so the upstream, this
-      // process and Postgres work at once.
-      const prepared = await pagesAhead.next();
-      const { envelope, advance, records, highest } = prepared;
-      if (highest !== null) cursorValue = maxValue(cursorValue, highest);
-      const stored = await store.storePage(
-        run.id,
-        pages,
-        {
-          ...envelope,
-          kind: query.records.kind,
-          records,
-          checkpoint: { ...checkpoint, position: advance.position } satisfies RunCheckpoint,
-          cursorValue,
-        },
-        query.sourceName,
-      );
-      const pageCounts = stored.counts;
-      version = stored.version;
-      pages += 1;
-      counts.new += pageCounts.new;
-      counts.updated += pageCounts.updated;
-      counts.unchanged += pageCounts.unchanged;
-      position = advance.position;
-      if (advance.done) stopReason = advance.reason;
-      log.debug({ page: pages, records: records.keys.length, ...pageCounts, bytes: envelope.bytes, latencyMs: Math.round(prepared.latencyMs) }, 'page stored');
-      await options.onPage?.({ runId: run.id, pages, pageCounts, records: counts.new + counts.updated + counts.unchanged, expectedTotal: prepared.expectedTotal });
-    }
+    stopReason = await storePages(attempt, progress);
   } catch (error) {
     // Another process owns the run now; it records the outcome, not us.
     if (error instanceof RunTakenOverError) throw error;
-    const failure =
-      options.signal?.aborted && !(error instanceof SyncInterruptedError)
-        ? new SyncInterruptedError(`interrupted after page ${pages}`, { cause: error })
-        : error instanceof Error
-          ? error
-          : new Error(String(error));
-    const final = failure instanceof SyncInterruptedError ? options.resumable === false : (options.isFinalAttempt?.(failure) ?? true);
-    const database = databaseFailureOf(failure);
-    const kind = failure instanceof UpstreamError ? failure.kind : database ? `database_${database.code}` : failure.name;
-    // Drizzle's own message quotes every parameter (a whole page): keep the database's reason only.
-    const message = (database ? `database: ${database.message}` : failure.message).slice(0, MAX_ERROR_CHARS);
-    await store.finish(run.id, { status: 'failed', errorKind: kind, error: message }, (finished) => (final && options.notify ? completionNotice(finished) : undefined), current());
-    log.error({ err: { kind, message }, pages, ...counts, final }, 'run failed');
-    return { runId: run.id, status: 'failed', attempt: run.attempt, pages, counts, durationMs: performance.now() - started, error: failure };
+    return fail(attempt, progress, failureOf(error, options.signal?.aborted ?? false, progress.pages));
+  } finally {
+    options.store.pages.forget(run.id);
+  }
+  return succeed(attempt, progress, stopReason);
+}
+
+/** Where the run starts: its checkpoint, or the first page (from the incremental cursor, if any). */
+async function startingPoint(attempt: Attempt, paginator: Paginator): Promise<RunCheckpoint> {
+  const { query, run, options } = attempt;
+  if (run.checkpoint) return run.checkpoint as RunCheckpoint;
+  const checkpoint: RunCheckpoint = { position: paginator.start() };
+  const cursor = query.incremental ? await options.store.cursors.read(query.job, query.queryKey) : undefined;
+  if (cursor !== undefined && query.incremental) checkpoint.incrementalStart = incrementalStart(cursor, query.incremental.overlap);
+  return checkpoint;
+}
+
+/** The query's own request parameters: its params, `q`, and the incremental lower bound. */
+function baseParams(query: ResolvedQuery, checkpoint: RunCheckpoint): Record<string, string> {
+  const params: Record<string, string> = { ...query.params };
+  if (query.q !== undefined) params.q = query.q;
+  if (query.incremental && checkpoint.incrementalStart !== undefined) params[query.incremental.param] = checkpoint.incrementalStart;
+  return params;
+}
+
+/** Stores page after page until the paginator stops; returns why it stopped. */
+async function storePages(attempt: Attempt, progress: RunProgress): Promise<StopReason> {
+  const { query, run, log, options } = attempt;
+  const paginator = createPaginator(query.paging);
+  const checkpoint = await startingPoint(attempt, paginator);
+  if (run.pages > 0) log.info({ page: run.pages }, 'resuming after the last stored page');
+  // Aborts a prefetch still waiting to retry when the run ends early, or on shutdown. (A listener,
+  // not AbortSignal.any: that costs more than the rest of a one-page run's bookkeeping.)
+  const ended = new AbortController();
+  const onShutdown = (): void => ended.abort();
+  options.signal?.addEventListener('abort', onShutdown, { once: true });
+  const prepare = preparePages({ ...options, query, paginator, baseParams: baseParams(query, checkpoint), log, signal: ended.signal });
+  // Pages ahead download and are prepared while this one is stored, so the upstream, this
+  // process and Postgres work at once.
+  const pagesAhead = new PagesAhead(prepare, checkpoint.position, progress.pages);
+  let stopReason: StopReason | undefined;
+  try {
+    while (stopReason === undefined) {
+      if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${progress.pages}`);
+      const prepared = await pagesAhead.next();
+      const { envelope, advance, records } = prepared;
+      const cursorValue = progress.cursorWith(prepared.highest);
+      const nextCheckpoint: RunCheckpoint = { ...checkpoint, position: advance.position };
+      const stored = await options.store.pages.storePage(
+        run.id,
+        progress.pages,
+        { ...envelope, kind: query.records.kind, records, checkpoint: nextCheckpoint, cursorValue },
+        query.sourceName,
+      );
+      progress.pageStored(stored, cursorValue);
+      if (advance.done) stopReason = advance.reason;
+      log.debug({ page: progress.pages, records: records.keys.length, ...stored.counts, bytes: envelope.bytes, latencyMs: Math.round(prepared.latencyMs) }, 'page stored');
+      await options.onPage?.({ runId: run.id, pages: progress.pages, pageCounts: stored.counts, records: progress.records, expectedTotal: prepared.expectedTotal });
+    }
+    return stopReason;
   } finally {
     options.signal?.removeEventListener('abort', onShutdown);
     pagesAhead.stop();
     // A run that ended early may have pages ahead waiting to retry; after the last page none are left.
     if (stopReason === undefined) ended.abort();
   }
-  const cursor = query.incremental && cursorValue !== null ? { field: query.incremental.field, value: cursorValue } : undefined;
-  await store.finish(run.id, { status: 'succeeded', stopReason, cursor }, (finished) => (options.notify ? completionNotice(finished) : undefined), current());
-  const durationMs = performance.now() - started;
-  log.info({ pages, ...counts, stopReason, durationMs: Math.round(durationMs) }, 'run succeeded');
-  return { runId: run.id, status: 'succeeded', attempt: run.attempt, pages, counts, durationMs, stopReason };
 }
 
-/** The highest value of `field` among the items; null when none has one. */
-function highestValue(items: readonly Record<string, unknown>[], field: string): string | null {
-  let highest: string | null = null;
-  for (const item of items) {
-    const value = getPath(item, field);
-    if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, String(value));
-  }
-  return highest;
+/** Records the run as failed; its notice is queued only when the failure is final. */
+async function fail(attempt: Attempt, progress: RunProgress, failure: Error): Promise<RunSummary> {
+  const { log, options } = attempt;
+  const final = isFinalFailure(failure, options.attempts ?? { made: 0, allowed: 1 }, options.resumable ?? true);
+  const { kind, message } = recordOf(failure);
+  await finish(attempt, progress, { status: 'failed', errorKind: kind, error: message }, final);
+  log.error({ err: { kind, message }, pages: progress.pages, ...progress.counts, final }, 'run failed');
+  return { ...summaryOf(attempt, progress), status: 'failed', error: failure, final };
+}
+
+async function succeed(attempt: Attempt, progress: RunProgress, stopReason: StopReason): Promise<RunSummary> {
+  const { query } = attempt;
+  const cursor = query.incremental && progress.cursorValue !== null ? { field: query.incremental.field, value: progress.cursorValue } : undefined;
+  await finish(attempt, progress, { status: 'succeeded', stopReason, cursor }, true);
+  const summary: RunSummary = { ...summaryOf(attempt, progress), status: 'succeeded', stopReason };
+  attempt.log.info({ pages: summary.pages, ...summary.counts, stopReason, durationMs: Math.round(summary.durationMs) }, 'run succeeded');
+  return summary;
+}
+
+/** Writes the run's final status, with its notice when `announce` and a webhook is configured. */
+async function finish(attempt: Attempt, progress: RunProgress, outcome: RunOutcome, announce: boolean): Promise<void> {
+  const { noticeFor } = attempt.options;
+  await attempt.options.store.finishes.finish(attempt.run.id, outcome, (finished) => (announce ? noticeFor?.(finished) : undefined), progress.state());
+}
+
+function summaryOf(attempt: Attempt, progress: RunProgress): Omit<RunSummary, 'status'> {
+  const { run, started } = attempt;
+  return { runId: run.id, attempt: run.attempt, pages: progress.pages, counts: { ...progress.counts }, durationMs: performance.now() - started };
 }

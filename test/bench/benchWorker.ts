@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/loadConfig.js';
-import { WorkerProcess } from '../../src/jobs/WorkerProcess.js';
+import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { createLogger } from '../../src/observability/logger.js';
 
 const { BENCH_CONFIG_FILE, BENCH_REDIS_URL, BENCH_DATABASE_URL } = process.env;

@@ -11,12 +11,14 @@ import { migrateDatabase } from '../../src/storage/database.js';
 import { benchConfigTree, expectedRecords, txListJob, type TxListJob } from './benchConfig.js';
 import { machine, versions } from './environment.js';
 import { measureFetchParse } from './fetchParseLimit.js';
+import { measureIdleWorker } from './idleWorker.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { measureNaiveLoop } from './naiveLoop.js';
 import { measureQueue } from './queueLimit.js';
 import { buildReport, formatReport, resyncRatio, type RunPair, type Sizes } from './report.js';
 import { emptyFeedsyncTables } from './settleDatabase.js';
 import { startSimulatorProcess, type SimulatorUrls } from './simulatorProcess.js';
+import { measureSimulatorStart } from './simulatorStart.js';
 import type { TxQuery } from './txPages.js';
 import { measureUpsert } from './upsertLimit.js';
 
@@ -57,6 +59,9 @@ try {
   const { redisUrl, databaseUrl } = stack;
   await migrateDatabase(databaseUrl);
   const env = { machine: machine(), versions: await versions(databaseUrl, redisUrl) };
+  say('simulator start in this process, default sizes vs a hundredth…');
+  const simulatorStart = await measureSimulatorStart();
+  say(`   ${simulatorStart.defaultMs.toFixed(1)} ms vs ${simulatorStart.hundredthMs.toFixed(1)} ms`);
   /** What every measured run shares: the servers, the simulator, the node flags. */
   const servers = { webhookBaseUrl: sim.webhookBaseUrl, simulatorPid: simulator.pid, redisUrl, databaseUrl, nodeArgs };
 
@@ -128,6 +133,10 @@ try {
   const smallRuns = median(smallTrials, (trial) => trial.runsPerS);
   say(`   median: ${smallRuns.runsPerS.toFixed(1)} runs/s`);
 
+  say('7. the built `feedsync worker` on the example config, ready and idle…');
+  const idleWorker = await measureIdleWorker({ sim, redisUrl, databaseUrl, idleMs: 5_000 });
+  say(`   RSS ${idleWorker.rssMB.toFixed(0)} MB`);
+
   const notes = [
     'upstream: the bundled simulator in its own process, head frozen at block 120,000; no rate limit configured',
     'e2e times run from the first enqueue to the last completion notice received by the simulator webhook receiver',
@@ -139,8 +148,9 @@ try {
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
+    `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer) on feedsync.yaml with the simulator's URLs and no job for it; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200`,
   ];
-  const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, simulatorStart, idleWorker }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   say(`\n${formatReport(report)}results: ${file}`);

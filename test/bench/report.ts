@@ -1,9 +1,11 @@
 import { formatTable } from '../../src/cli/printTable.js';
 import type { Machine, Versions } from './environment.js';
 import type { FetchParseLimit } from './fetchParseLimit.js';
+import { idleWorkerRow, idleWorkerTarget, type IdleWorker } from './idleWorker.js';
 import type { MeasuredRuns } from './measureRuns.js';
 import type { NaiveLoop } from './naiveLoop.js';
 import type { QueueLimit } from './queueLimit.js';
+import { simulatorStartRow, simulatorStartTarget, type SimulatorStart } from './simulatorStart.js';
 import type { UpsertLimit } from './upsertLimit.js';
 
 export interface Sizes {
@@ -45,6 +47,9 @@ export interface Measurements {
   /** The median trial of the one-page runs. */
   smallRuns: MeasuredRuns;
   smallTrials: MeasuredRuns[];
+  simulatorStart: SimulatorStart;
+  /** The built `feedsync worker`, ready and idle. */
+  idleWorker: IdleWorker;
 }
 
 export interface Target {
@@ -126,6 +131,8 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     { name: `peak RSS ${n(sizes.big)} vs ${n(sizes.baseline)}`, wanted: '<= 1.25', value: ratios.rss1mVs100k, met: ratios.rss1mVs100k <= 1.25 },
     { name: `peak RSS ${n(sizes.big)} (MB)`, wanted: '< 300', value: figures.peakRss1mMB, met: figures.peakRss1mMB < 300 },
     { name: `${n(sizes.smallRuns)} one-page runs (runs/s)`, wanted: '>= 500', value: figures.smallRunsPerS, met: figures.smallRunsPerS >= 500 },
+    simulatorStartTarget(m.simulatorStart),
+    idleWorkerTarget(m.idleWorker),
   ];
   return { quick, date: new Date().toISOString(), benchSeconds: round(context.benchSeconds, 1), machine: context.machine, versions: context.versions, sizes, notes: context.notes, figures, ratios, targets, details: m };
 }
@@ -150,6 +157,8 @@ export function formatReport(report: Report): string {
     ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, `peak RSS ${peakRssOfBig(m).toFixed(0)} MB`, `x${ratios.rss1mVs100k} of ${n(sizes.baseline)}${m.pairs.length > 1 ? `, highest of ${m.pairs.map((pair) => pair.first.memory.peakRssMB.toFixed(0)).join(' / ')} MB` : ''}`],
     ['6', `worker memory, ${n(sizes.limit100)} at limit 100`, `${n(m.limit100.records)} records`, rss(m.limit100), ''],
     ['6', 'worker memory, re-sync / one-page runs', '', `peak RSS ${m.resync.memory.peakRssMB.toFixed(0)} MB / ${m.smallRuns.memory.peakRssMB.toFixed(0)} MB`, ''],
+    simulatorStartRow(m.simulatorStart),
+    idleWorkerRow(m.idleWorker),
   ];
   const header = `feedsync bench${report.quick ? ' (QUICK: smaller sizes)' : ''} — ${report.date}
 machine: ${report.machine.cpus} cpus (${report.machine.cpuModel}), ${(report.machine.memoryMB / 1024).toFixed(1)} GB, ${report.machine.platform}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { redisConnection } from '../../src/jobs/queues.js';
-import { WorkerProcess } from '../../src/jobs/WorkerProcess.js';
+import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
 import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
@@ -51,9 +51,9 @@ async function feedsync(...args: string[]) {
 }
 
 /** The test config with a rate limit on one source (music, the artists job's, by default), under a Redis prefix of its own. */
-async function rateLimitedConfig(limited: 'music' | 'explorer' = 'music'): Promise<{ file: string; key: string }> {
+async function rateLimitedConfig(limited: 'music' | 'explorer' = 'music', rateLimit = { max: 1000, durationMs: 60_000 }): Promise<{ file: string; key: string }> {
   const prefix = `test-${randomBytes(4).toString('hex')}`;
-  const sources = { ...tree.sources, [limited]: { ...tree.sources[limited]!, rateLimit: { max: 1000, durationMs: 60_000 } } };
+  const sources = { ...tree.sources, [limited]: { ...tree.sources[limited]!, rateLimit } };
   const file = await writeConfig({ ...tree, sources, worker: { ...tree.worker, prefix } });
   return { file, key: `${prefix}:ratelimit:${limited}` };
 }
@@ -62,6 +62,21 @@ async function runArtists(file: string, redisUrl: string) {
   const process = startFeedsync(['run', 'artists', '--config', file], { REDIS_URL: redisUrl, DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
   const { code } = await process.exited;
   return { code, output: process.output() };
+}
+
+/** Queues a run of `job` with `enqueue --wait`, which returns once a worker has finished it; the run's id. */
+async function finishedRun(job: string): Promise<string> {
+  const { code, output } = await feedsync('enqueue', job, '--wait');
+  expect(code, output).toBe(0);
+  return output.split('\n')[0]!;
+}
+
+/** The run's notice once the outbox has delivered it. */
+function deliveredNotice(runId: string): Promise<{ id: string }> {
+  return waitFor('the notice to be delivered', async () => {
+    const { rows } = await database.pool.query<{ id: string; state: string }>('select id, state from notices where run_id = $1', [runId]);
+    return rows[0]?.state === 'delivered' && rows[0];
+  });
 }
 
 describe('feedsync commands', () => {
@@ -98,12 +113,15 @@ describe('feedsync commands', () => {
     expect(await redis.zcard(key)).toBe(requests);
   });
 
-  it('run without REDIS_URL keeps to a rate limit and leaves nothing in Redis', async () => {
-    const { file, key } = await rateLimitedConfig();
+  it('run without REDIS_URL holds the rate limit in its own process: the upstream sees at most max requests a second', async () => {
+    // Two a second, and a run of more pages than that, which it fetches several at once unless held back.
+    const { file } = await rateLimitedConfig('music', { max: 2, durationMs: 1000 });
+    simulator.resetStats();
     const { code, output } = await runArtists(file, '');
     expect(code, output).toBe(0);
-    expect(output).toMatch(/artists run [0-9a-f-]{36}: succeeded/);
-    expect(await redis.exists(key)).toBe(0);
+    const arrivals = simulator.stats().music;
+    expect(arrivals.count).toBeGreaterThan(2);
+    expect(arrivals.maxPerSecond).toBeLessThanOrEqual(2);
   });
 
   it('run needs no Redis when only another source has a rate limit, even with REDIS_URL set', async () => {
@@ -164,22 +182,23 @@ describe('feedsync commands', () => {
   });
 
   it('status --json reports recent runs with their notice state and the queue counts', async () => {
+    const runId = await finishedRun('artists');
+    await deliveredNotice(runId);
     const { code, output } = await feedsync('status', '--json');
     expect(code, output).toBe(0);
-    const status = JSON.parse(output) as { runs: { job: string; status: string; notice: string | null }[]; queues: { sync: Record<string, number> } };
-    expect(status.runs.some((run) => run.job === 'artists' && run.status === 'succeeded')).toBe(true);
+    const status = JSON.parse(output) as { runs: { runId: string; job: string; status: string; notice: string | null }[]; queues: { sync: Record<string, number> } };
+    expect(status.runs.find((run) => run.runId === runId)).toMatchObject({ job: 'artists', status: 'succeeded', notice: 'delivered' });
     expect(status.queues.sync).toHaveProperty('waiting');
     expect(status.queues.sync.completed).toBeGreaterThanOrEqual(1);
   });
 
   it('notices lists notices and redeliver sends one again with the same webhook-id', async () => {
-    const { rows } = await database.pool.query<{ id: string }>(`select id from notices where type = 'sync.succeeded' order by created_at limit 1`);
-    const id = rows[0]!.id;
-    await waitFor('the first delivery', () => simulator.requests(simulator.webhookUuid).some((r) => r.headers['webhook-id'] === id));
+    const { id } = await deliveredNotice(await finishedRun('artists'));
+    expect(simulator.requests(simulator.webhookUuid).filter((r) => r.headers['webhook-id'] === id)).toHaveLength(1);
     const listed = await feedsync('notices', '--json');
     expect((JSON.parse(listed.output) as { id: string; state: string }[]).find((n) => n.id === id)?.state).toBe('delivered');
     const redelivered = await feedsync('notices', 'redeliver', id);
     expect(redelivered.code, redelivered.output).toBe(0);
     await waitFor('the second delivery', () => simulator.requests(simulator.webhookUuid).filter((r) => r.headers['webhook-id'] === id).length === 2);
-  });
+  }, 60_000);
 });

@@ -117,6 +117,31 @@ describe('parseConfig', () => {
     );
   });
 
+  it('defaults paging.totalPath to total, results.total and @attr.total', () => {
+    const config = parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k' });
+    expect(config.sources.music?.paging.totalPath).toEqual(['total', 'results.total', '@attr.total']);
+  });
+
+  it('reads paging.totalPath given as one dot path as a list of that path', () => {
+    const tree = validTree();
+    tree.sources.music.paging = { totalPath: 'meta.count' };
+    expect(parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }).sources.music?.paging.totalPath).toEqual(['meta.count']);
+  });
+
+  it('lets a query set paging.totalPath, keeping the other paging settings of its source', () => {
+    const tree = validTree();
+    tree.sources.music.paging = { style: 'offset' };
+    tree.jobs[0]!.queries = [{ q: 'the', paging: { totalPath: ['meta.count', 'total'] } }];
+    const config = parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' });
+    expect(resolveQuery(config, config.jobs[0]!, 0).paging).toMatchObject({ style: 'offset', totalPath: ['meta.count', 'total'] });
+  });
+
+  it('rejects a paging.totalPath that is not a dot path, with its path', () => {
+    const tree = validTree();
+    tree.sources.music.paging = { totalPath: ['total', 'meta count'] };
+    expect(problemsOf(() => parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' })).join('\n')).toMatch(/^sources\.music\.paging\.totalPath\b.*dot path/m);
+  });
+
   it('rejects unknown keys, which are usually typos', () => {
     const tree = validTree();
     tree.jobs[0]!.shedule = tree.jobs[0]!.schedule;

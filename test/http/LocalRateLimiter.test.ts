@@ -1,31 +1,74 @@
-import { describe, expect, it } from 'vitest';
-import { LocalRateLimiter } from '../../src/http/RequestGate.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LocalRateLimiter } from '../../src/http/LocalRateLimiter.js';
+import type { Permit } from '../../src/http/RequestGate.js';
+
+// The limiter's clock is faked: each admission is read at the exact millisecond it happens.
+const START = Date.UTC(2030, 0, 1);
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+  vi.setSystemTime(START);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Asks for a permit; `at` is when it was granted (ms since START), undefined while waiting. */
+function request(limiter: LocalRateLimiter): { permit: Promise<Permit>; at: () => number | undefined } {
+  let at: number | undefined;
+  const permit = limiter.acquire().then((granted) => {
+    at = Date.now() - START;
+    return granted;
+  });
+  return { permit, at: () => at };
+}
 
 describe('LocalRateLimiter', () => {
-  it('admits max requests at once, then waits for the window to pass since the first release', async () => {
+  it('admits max requests at once, then the next one durationMs after the first release', async () => {
     const limiter = new LocalRateLimiter(2, 200);
-    const started = Date.now();
-    const first = await limiter.acquire();
-    const second = await limiter.acquire();
-    expect(Date.now() - started).toBeLessThan(50);
-    await first.release();
-    await second.release();
-    const third = await limiter.acquire();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(195);
-    expect(third.waitedMs).toBeGreaterThanOrEqual(150);
+    const first = request(limiter);
+    const second = request(limiter);
+    await vi.advanceTimersByTimeAsync(0);
+    expect([first.at(), second.at()]).toEqual([0, 0]);
+
+    await vi.advanceTimersByTimeAsync(30);
+    await (await first.permit).release();
+    await vi.advanceTimersByTimeAsync(30);
+    await (await second.permit).release();
+    const third = request(limiter);
+
+    await vi.advanceTimersByTimeAsync(169);
+    expect(third.at()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(third.at()).toBe(230);
+    expect((await third.permit).waitedMs).toBe(170);
   });
 
-  it('holds a slot while its request is in flight', async () => {
+  it('admits no more than max requests in any window of durationMs, each as soon as the window allows', async () => {
+    const limiter = new LocalRateLimiter(3, 1_000);
+    // Each request's response ends as soon as it is admitted.
+    const requests = Array.from({ length: 10 }, () => {
+      const asked = request(limiter);
+      void asked.permit.then((permit) => permit.release());
+      return asked;
+    });
+
+    await vi.advanceTimersByTimeAsync(3_000);
+
+    expect(requests.map((asked) => asked.at())).toEqual([0, 0, 0, 1_000, 1_000, 1_000, 2_000, 2_000, 2_000, 3_000]);
+  });
+
+  it('holds a slot while its request is in flight, and counts the window from its release', async () => {
     const limiter = new LocalRateLimiter(1, 50);
     const held = await limiter.acquire();
-    let admitted = false;
-    const next = limiter.acquire().then((permit) => {
-      admitted = true;
-      return permit;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(admitted).toBe(false);
+    const next = request(limiter);
+
+    // Ten windows pass while the first request is still in flight.
+    await vi.advanceTimersByTimeAsync(500);
+    expect(next.at()).toBeUndefined();
     await held.release();
-    expect((await next).waitedMs).toBeGreaterThanOrEqual(120);
+    await vi.advanceTimersByTimeAsync(50);
+
+    expect(next.at()).toBe(550);
   });
 });

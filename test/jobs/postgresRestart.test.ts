@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
-import { WorkerProcess } from '../../src/jobs/WorkerProcess.js';
+import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { waitFor } from '../support/feedsyncProcess.js';

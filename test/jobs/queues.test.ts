@@ -20,6 +20,7 @@ function notifyQueue(): Queues {
 /** A notify worker whose drains end only when the test lets them. */
 function heldDrains(queues: Queues) {
   let drains = 0;
+  let ended = 0;
   let release: () => void = () => undefined;
   const connection = redisConnection(inject('redisUrl'), 'worker');
   const worker = new Worker(
@@ -30,9 +31,16 @@ function heldDrains(queues: Queues) {
     },
     { connection, prefix: queues.prefix },
   );
+  worker.on('completed', () => (ended += 1));
   closers.push(() => connection.disconnect(), () => worker.close(true));
-  return { drains: () => drains, release: () => release() };
+  return { drains: () => drains, ended: () => ended, release: () => release() };
 }
+
+/** Drains queued and not yet ended, whether waiting, running or delayed. */
+const drainsLeft = async (queues: Queues) => {
+  const counts = await queues.notify.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'paused');
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+};
 
 describe('queueOutboxDrain', () => {
   it('asked for while a drain waits, adds no second one', async () => {
@@ -56,7 +64,9 @@ describe('queueOutboxDrain', () => {
 
     await waitFor('a second drain to run', () => worker.drains() === 2, 5_000);
     worker.release();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor('the second drain to end', () => worker.ended() === 2, 5_000);
+    // A third drain, had one been queued, would be waiting or running by now.
+    expect(await drainsLeft(queues)).toBe(0);
     expect(worker.drains()).toBe(2);
   });
 

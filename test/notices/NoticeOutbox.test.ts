@@ -3,19 +3,25 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config/schema.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
-import { RunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { waitFor } from '../support/feedsyncProcess.js';
 import { capturingLogger } from '../support/syncFixture.js';
 import { startTestReceiver, type TestReceiver } from '../support/testReceiver.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;
 let receiver: TestReceiver;
+/** Runs the current test made: deleting them deletes their notices and attempts (cascade). */
+const runsMade: string[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   receiver = await startTestReceiver();
 });
-afterEach(() => receiver.reset());
+afterEach(async () => {
+  receiver.reset();
+  await database.pool.query('delete from sync_runs where id = any($1::uuid[])', [runsMade.splice(0)]);
+});
 afterAll(async () => {
   await receiver.close();
   await database.drop();
@@ -27,10 +33,11 @@ function webhook(overrides: Partial<WebhookConfig> = {}): WebhookConfig {
 
 /** A finished run with its notice in the outbox, as the sync pipeline leaves it. */
 async function queuedNotice(): Promise<{ id: string; body: string }> {
-  const store = new RunStore(database.db);
-  const run = await store.claim({ runKey: `outbox-test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
+  const store = openRunStore(database.db);
+  const run = await store.claims.claim({ runKey: `outbox-test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
+  runsMade.push(run.id);
   let queued: { id: string; body: string } | undefined;
-  await store.finish(run.id, { status: 'succeeded' }, (finished) => (queued = completionNotice(finished)));
+  await store.finishes.finish(run.id, { status: 'succeeded' }, (finished) => (queued = completionNotice(finished)));
   return queued!;
 }
 
@@ -41,27 +48,31 @@ const noticeRow = (id: string) =>
       [id],
     )
     .then((result) => ({ ...result.rows[0]!, retry_in_ms: Number(result.rows[0]!.retry_in_ms) }));
+/** How many of these notices a sender holds leased for an attempt now (pending, not due again yet). */
+const leasedCount = (ids: string[]) =>
+  database.pool
+    .query<{ n: number }>(`select count(*)::int as n from notices where id = any($1::text[]) and state = 'pending' and next_attempt_at > now()`, [ids])
+    .then((result) => result.rows[0]!.n);
 const attemptRows = (id: string) =>
   database.pool.query<{ http_status: number | null; error: string | null }>('select http_status, error from notice_attempts where notice_id = $1 order by id', [id]).then((result) => result.rows);
 
 describe('NoticeOutbox.deliverDue', () => {
   it('delivers every due notice, webhook.concurrency at a time', async () => {
     const queued = await Promise.all(Array.from({ length: 5 }, () => queuedNotice()));
-    let inFlight = 0;
-    let mostInFlight = 0;
-    receiver.answer = (response) => {
-      mostInFlight = Math.max(mostInFlight, ++inFlight);
-      setTimeout(() => {
-        inFlight -= 1;
-        response.end();
-      }, 50);
-    };
+    const ids = queued.map((notice) => notice.id);
+    const held = receiver.hold();
 
-    const attempts = await new NoticeOutbox(database.db, webhook({ concurrency: 2 }), capturingLogger().logger).deliverDue();
+    const delivering = new NoticeOutbox(database.db, webhook({ concurrency: 2 }), capturingLogger().logger).deliverDue();
+    // A batch is in flight once every notice leased has reached the receiver, none answered yet.
+    const batches: number[] = [];
+    while (batches.reduce((sum, size) => sum + size, 0) < ids.length) {
+      batches.push(await waitFor('every leased notice posted at once', async () => held.waiting > 0 && held.waiting === (await leasedCount(ids)) && held.waiting, 5_000));
+      held.release();
+    }
 
-    expect(attempts).toEqual({ delivered: 5, pending: 0, exhausted: 0 });
-    expect(receiver.received.map((request) => request.headers['webhook-id']).sort()).toEqual(queued.map((notice) => notice.id).sort());
-    expect(mostInFlight).toBe(2);
+    expect(await delivering).toEqual({ delivered: 5, pending: 0, exhausted: 0 });
+    expect(batches).toEqual([2, 2, 1]);
+    expect(receiver.received.map((request) => request.headers['webhook-id']).sort()).toEqual([...ids].sort());
     for (const notice of queued) expect(await attemptRows(notice.id)).toEqual([{ http_status: 200, error: null }]);
   });
 
@@ -112,13 +123,16 @@ describe('NoticeOutbox.deliver', () => {
 
   it('leases a notice to one sender: a second delivery while the first is in flight does nothing', async () => {
     const notice = await queuedNotice();
-    receiver.answer = (response) => setTimeout(() => response.end(), 200);
+    const held = receiver.hold();
     const outbox = new NoticeOutbox(database.db, webhook(), capturingLogger().logger);
+    const first = outbox.deliver(notice.id);
+    await waitFor('the first delivery to be in flight', () => held.waiting === 1, 5_000);
 
-    const [first, second] = await Promise.all([outbox.deliver(notice.id), new Promise((resolve) => setTimeout(resolve, 50)).then(() => outbox.deliver(notice.id))]);
+    const second = await outbox.deliver(notice.id);
+    held.end();
 
-    expect(first?.state).toBe('delivered');
     expect(second).toBeUndefined();
+    expect((await first)?.state).toBe('delivered');
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -160,6 +174,24 @@ describe('NoticeOutbox.deliver', () => {
     expect(result?.state).toBe('delivered');
     const { rows } = await database.pool.query<{ latency_ms: number }>('select latency_ms from notice_attempts where notice_id = $1', [notice.id]);
     expect(rows[0]!.latency_ms).toBeLessThan(2_000);
+  });
+
+  it.each([301, 302, 307])('records a %i redirect as a failed attempt, and posts nothing to its Location', async (status) => {
+    const elsewhere = await startTestReceiver();
+    try {
+      const notice = await queuedNotice();
+      const hook = webhook();
+      receiver.answer = (response) => response.writeHead(status, { location: `${elsewhere.baseUrl}/${hook.uuid}` }).end();
+
+      const result = await new NoticeOutbox(database.db, hook, capturingLogger().logger).deliver(notice.id);
+
+      expect(result?.state).toBe('pending');
+      expect(await attemptRows(notice.id)).toEqual([{ http_status: status, error: `HTTP ${status}` }]);
+      expect(receiver.received).toHaveLength(1);
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('gives up on a receiver that answers 410 Gone, and logs it as an error', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordSelectorSchema } from '../../src/config/schema.js';
+import { RecordShapeError } from '../../src/paging/RecordShapeError.js';
 import { selectRecords } from '../../src/paging/selectRecords.js';
 
 const selector = (path: string, key: string | string[] = 'id') => recordSelectorSchema.parse({ path, key, kind: 'artist' });
@@ -30,5 +31,11 @@ describe('selectRecords', () => {
     const run = () => selectRecords({ items: [{ id: 'x' }, { name: 'no id' }] }, selector('items'), undefined, 'music');
     expect(run).toThrow(expect.objectContaining({ kind: 'unexpected_shape', retryable: false }) as Error);
     expect(run).toThrow(/record 1 at data.items has no key at "id"/);
+  });
+
+  it('reports a record that is not an object as a RecordShapeError, its message led by the source', () => {
+    const run = () => selectRecords({ items: ['0xabc'] }, selector('items'), undefined, 'explorer');
+    expect(run).toThrow(RecordShapeError);
+    expect(run).toThrow(/^explorer: record 0 at data.items is not an object$/);
   });
 });

@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
 import { openQueues, type Queues } from '../../src/jobs/queues.js';
 import { Scheduler } from '../../src/scheduling/Scheduler.js';
-import { RunStore } from '../../src/storage/RunStore.js';
+import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
+import { waitFor } from '../support/feedsyncProcess.js';
 import { capturingLogger } from '../support/syncFixture.js';
+import { watchSyncQueueAdds } from '../support/syncQueueAdds.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;
 let redis: Redis;
-let queues: Queues;
-let scheduler: Scheduler;
-let config: Config;
+let store: RunStore;
+/** The schedulers a test opened, each with its queues; stopped and closed after it. */
+const opened: { scheduler: Scheduler; queues: Queues }[] = [];
 
 function configWith(overlap: 'skip' | 'queue'): Config {
   return parseConfig(
@@ -39,64 +41,89 @@ function configWith(overlap: 'skip' | 'queue'): Config {
 beforeAll(async () => {
   database = await createTestDatabase();
   redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
+  store = openRunStore(database.db);
+});
+// Every test starts with no runs: the overlap check reads them all.
+beforeEach(async () => {
+  await database.pool.query('truncate sync_runs cascade');
 });
 afterEach(async () => {
-  await scheduler.stop();
-  await queues.close();
+  for (const { scheduler, queues } of opened.splice(0)) {
+    await scheduler.stop();
+    await queues.close();
+  }
 });
 afterAll(async () => {
   redis.disconnect();
   await database.drop();
 });
 
-function open(overlap: 'skip' | 'queue' = 'skip') {
-  config = configWith(overlap);
-  queues = openQueues(redis, config.worker);
-  scheduler = new Scheduler(config, queues, new RunStore(database.db), redis, capturingLogger().logger);
+/** A scheduler (not started) for `config`, with queues of its own, as in a process of its own. */
+function open(config: Config) {
+  const queues = openQueues(redis, config.worker);
+  const scheduler = new Scheduler(config, queues, store.running, redis, capturingLogger().logger);
+  opened.push({ scheduler, queues });
+  return { scheduler, queues };
 }
 
-const job = () => config.jobs[0]!;
+const artists = (config: Config) => config.jobs[0]!;
+
+/** A run of the artists job's first query, claimed and so running. */
+const claimRunning = (runKey: string) => store.claims.claim({ runKey, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
 
 describe('Scheduler', () => {
   it('queues one sync job per query for a tick, with the run key as job id', async () => {
-    open();
+    const config = configWith('skip');
+    const { scheduler, queues } = open(config);
     const at = new Date('2026-11-22T02:00:00.000Z');
-    expect(await scheduler.tick(job(), at)).toEqual({ queued: 2, skipped: 0 });
+    expect(await scheduler.tick(artists(config), at)).toEqual({ queued: 2, skipped: 0 });
     const jobs = await queues.sync.getJobs(['waiting']);
     expect(jobs.map((j) => j.id).sort()).toEqual([`tick/artists/0/${at.getTime()}`, `tick/artists/1/${at.getTime()}`]);
   });
 
-  it('queues a tick once however often it fires (two schedulers, restarts)', async () => {
-    open();
-    const at = new Date('2026-11-22T02:00:00.400Z');
-    await Promise.all([scheduler.tick(job(), at), scheduler.tick(job(), new Date(at.getTime() + 300))]);
-    expect(await queues.sync.getJobCountByTypes('waiting')).toBe(2);
+  it('queues a tick once however often it fires: two schedulers, each firing it, and one restarted', async () => {
+    const config = configWith('skip');
+    const adds = await watchSyncQueueAdds(inject('redisUrl'), config.worker.prefix);
+    try {
+      const tick = new Date('2026-11-22T02:00:00.000Z');
+      const firedAt = (ms: number) => new Date(tick.getTime() + ms);
+      const [first, second] = [open(config), open(config)];
+      // Each scheduler fires the tick when its own clock reaches it, a moment apart; then one restarts and fires it again.
+      const fired = await Promise.all([first.scheduler.tick(artists(config), firedAt(400)), second.scheduler.tick(artists(config), firedAt(700))]);
+      fired.push(await open(config).scheduler.tick(artists(config), firedAt(400)));
+      // Every scheduler tried to queue both queries...
+      expect(fired).toEqual([1, 2, 3].map(() => ({ queued: 2, skipped: 0 })));
+      // ...and BullMQ turned away every add after the first of each query's job.
+      await waitFor('BullMQ to report all six adds', () => adds.added.length + adds.duplicated.length === 6);
+      expect(adds.added.sort()).toEqual([`tick/artists/0/${tick.getTime()}`, `tick/artists/1/${tick.getTime()}`]);
+      expect(adds.duplicated).toHaveLength(4);
+      expect(await first.queues.sync.getJobCountByTypes('waiting')).toBe(2);
+    } finally {
+      await adds.close();
+    }
   });
 
   it('skips a query whose previous run is still running, when overlap is skip', async () => {
-    open('skip');
-    await new RunStore(database.db).claim({ runKey: `tick/artists/0/1`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
-    expect(await scheduler.tick(job(), new Date('2026-11-22T03:00:00Z'))).toEqual({ queued: 1, skipped: 1 });
-    await database.pool.query('truncate sync_runs cascade');
+    const config = configWith('skip');
+    await claimRunning('tick/artists/0/1');
+    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T03:00:00Z'))).toEqual({ queued: 1, skipped: 1 });
   });
 
   it('does not let a run abandoned long ago (no page for 15 minutes) block new ticks', async () => {
-    open('skip');
-    const run = await new RunStore(database.db).claim({ runKey: `tick/artists/0/3`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
+    const config = configWith('skip');
+    const run = await claimRunning('tick/artists/0/3');
     await database.pool.query(`update sync_runs set updated_at = now() - interval '16 minutes' where id = $1`, [run.id]);
-    expect(await scheduler.tick(job(), new Date('2026-11-22T05:00:00Z'))).toEqual({ queued: 2, skipped: 0 });
-    await database.pool.query('truncate sync_runs cascade');
+    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T05:00:00Z'))).toEqual({ queued: 2, skipped: 0 });
   });
 
   it('queues behind a running run when overlap is queue', async () => {
-    open('queue');
-    await new RunStore(database.db).claim({ runKey: `tick/artists/0/2`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
-    expect(await scheduler.tick(job(), new Date('2026-11-22T04:00:00Z'))).toEqual({ queued: 2, skipped: 0 });
-    await database.pool.query('truncate sync_runs cascade');
+    const config = configWith('queue');
+    await claimRunning('tick/artists/0/2');
+    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T04:00:00Z'))).toEqual({ queued: 2, skipped: 0 });
   });
 
   it('removes schedules no longer in the config from Redis at start', async () => {
-    open();
+    const { scheduler, queues } = open(configWith('skip'));
     await redis.hset(scheduler.schedulesKey, 'removed-job', '{"cron":"* * * * *"}');
     await queues.sync.upsertJobScheduler('legacy', { every: 60_000 });
     await scheduler.start();

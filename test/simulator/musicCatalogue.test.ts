@@ -3,10 +3,8 @@ import { DEFAULT_CATALOGUE_SIZE, MusicCatalogue } from '../../src/simulator/musi
 import { UserHistories } from '../../src/simulator/musicPlays.js';
 
 describe('MusicCatalogue', () => {
-  it('builds the default catalogue in well under a second, generating nothing up front', () => {
-    const started = performance.now();
+  it('counts 10,000 artists, 20,000 albums and 100,000 tracks at the default size', () => {
     const catalogue = new MusicCatalogue(1, DEFAULT_CATALOGUE_SIZE);
-    expect(performance.now() - started).toBeLessThan(50);
     expect(catalogue.counts).toMatchObject({ artists: 10_000, albums: 20_000, tracks: 100_000 });
   });
 

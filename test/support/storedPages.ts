@@ -1,7 +1,7 @@
-import { serialiseRecords } from '../../src/storage/RecordStore.js';
-import type { PageToStore } from '../../src/storage/RunStore.js';
+import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
+import type { PageToStore } from '../../src/storage/PageWrites.js';
 
-/** A page of these records, keyed by `keyField`, as a sync hands it to RunStore.storePage. */
+/** A page of these records, keyed by `keyField`, as a sync hands it to PageWrites.storePage. */
 export function pageOf(kind: string, items: Record<string, unknown>[], keyField: string): PageToStore {
   const raw = JSON.stringify({ status: 'success', data: { result: items }, message: 'OK' });
   return {

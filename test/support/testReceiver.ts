@@ -6,25 +6,54 @@ export interface ReceivedRequest {
   body: string;
 }
 
+/** Answers held back (see TestReceiver.hold): the requests a sender has in flight, answered when the test says. */
+export interface HeldAnswers {
+  /** Requests received and not answered yet. */
+  readonly waiting: number;
+  /** Answers every waiting request with 200; later requests are held too. */
+  release(): void;
+  /** Answers every waiting request with 200, and later ones at once. */
+  end(): void;
+}
+
 /** A plain HTTP receiver on a loopback port: records each request, then answers as told. */
 export interface TestReceiver {
   baseUrl: string;
   received: ReceivedRequest[];
   /** How to answer the next requests; default: 200 with no body. */
   answer: (response: ServerResponse) => void;
+  /** From now on, answers nothing until the test releases the held answers (reset drops them). */
+  hold(): HeldAnswers;
   /** Forgets what was received, answers 200 again, and drops open connections. */
   reset(): void;
   close(): Promise<void>;
 }
 
+const answerOk = (response: ServerResponse): void => void response.end();
+
 export async function startTestReceiver(): Promise<TestReceiver> {
   const receiver: TestReceiver = {
     baseUrl: '',
     received: [],
-    answer: (response) => response.end(),
+    answer: answerOk,
+    hold() {
+      const waiting: ServerResponse[] = [];
+      receiver.answer = (response) => void waiting.push(response);
+      const release = (): void => waiting.splice(0).forEach(answerOk);
+      return {
+        get waiting() {
+          return waiting.length;
+        },
+        release,
+        end() {
+          receiver.answer = answerOk;
+          release();
+        },
+      };
+    },
     reset() {
       receiver.received.length = 0;
-      receiver.answer = (response) => response.end();
+      receiver.answer = answerOk;
       server.closeAllConnections();
     },
     async close() {

@@ -5,7 +5,8 @@ import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import type { FaultKind } from '../../src/simulator/faults.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { RunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { completionNotice } from '../../src/notices/completionNotice.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -40,7 +41,7 @@ async function run(sourceConfig: Config = config) {
   const summary = await syncQuery(
     query,
     { runKey: `test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: query.queryKey, query: { q: 'a', params: query.params } },
-    { store: new RunStore(database.db), client, gate: OPEN_GATE, logger: capture.logger, notify: true, onRetry: (error) => retries.push(error.kind) },
+    { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capture.logger, noticeFor: completionNotice, onRetry: (error) => retries.push(error.kind) },
   );
   return { summary, retries, lines: capture.lines };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { RunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -29,7 +29,7 @@ describe('the log of a run', () => {
     const summary = await syncQuery(
       query,
       { runKey: `test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: query.queryKey, query: { q: 'a', params: query.params } },
-      { store: new RunStore(database.db), client, gate: OPEN_GATE, logger, notify: false },
+      { store: openRunStore(database.db), client, gate: OPEN_GATE, logger },
     );
     await client.close();
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -5,7 +5,8 @@ import type { Config } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { RunStore, type RunIdentity } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import type { RunIdentity } from '../../src/storage/runState.js';
 import { syncQuery, type SyncQueryOptions } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -44,7 +45,7 @@ function sync(query: ResolvedQuery, options: Partial<SyncQueryOptions> & { runKe
   const client = new SourceClient(query.sourceName, query.source);
   clients.push(client);
   const { logger } = capturingLogger();
-  return syncQuery(query, identity(query, options.runKey), { store: new RunStore(database.db), client, gate: OPEN_GATE, logger, notify: false, ...options });
+  return syncQuery(query, identity(query, options.runKey), { store: openRunStore(database.db), client, gate: OPEN_GATE, logger, ...options });
 }
 
 async function upstreamTotal(config: Config, job: string): Promise<number> {

@@ -1,22 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { Webhook } from 'standardwebhooks';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
-import { enqueueRuns, waitForRuns, type EnqueuedRun } from '../../jobs/enqueueRuns.js';
-import { redisConnection } from '../../jobs/queues.js';
-import { WorkerProcess } from '../../jobs/WorkerProcess.js';
-import { ensureLocalStack } from '../../localstack/localStack.js';
-import { createLogger } from '../../observability/logger.js';
-import { simulatorEnv } from '../../simulator/readyMessage.js';
-import { startSimulator } from '../../simulator/startSimulator.js';
-import { recentRuns } from '../../storage/runReports.js';
-import { formatTable } from '../printTable.js';
-
-interface DemoOptions {
-  config: string;
-}
-
-const NOTICE_WAIT_MS = 30_000;
+import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
+import type { DemoOptions, runDemo } from './runDemo.js';
 
 /**
  * The main job end to end on embedded defaults: throwaway Redis and Postgres, the bundled
@@ -29,74 +13,21 @@ export function registerDemoCommand(program: Command): void {
     .description('run every job of the example config once, end to end, on throwaway local servers and the simulator')
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (options: DemoOptions) => {
-      const say = (line: string) => process.stdout.write(`${line}\n`);
-      say('starting throwaway Redis and Postgres (or using REDIS_URL / DATABASE_URL) and the endpoint simulator…');
-      const stack = await ensureLocalStack();
-      const simulator = await startSimulator({ port: 0 });
-      const secret = `whsec_${randomBytes(24).toString('base64')}`;
-      const env = { ...process.env, ...simulatorEnv(simulator), WEBHOOK_SECRET: secret };
-      let feedsync: WorkerProcess | undefined;
-      try {
-        const config = await loadConfig(options.config, env);
-        feedsync = await WorkerProcess.open({
-          config,
-          redisUrl: stack.redisUrl,
-          databaseUrl: stack.databaseUrl,
-          logger: createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }),
-          roles: { worker: true, scheduler: false },
-        });
-        await feedsync.start();
-        const started = performance.now();
-        const runs: EnqueuedRun[] = [];
-        for (const job of config.jobs) runs.push(...(await enqueueRuns(config, feedsync.queues, job.name)));
-        say(`queued ${runs.length} runs of ${config.jobs.length} jobs; syncing…`);
-        const connection = redisConnection(stack.redisUrl, 'worker');
-        const ends = await waitForRuns(connection, feedsync.queues, runs).finally(() => connection.disconnect());
-        const seconds = (performance.now() - started) / 1000;
-        const expected = runs.length;
-        const deadline = Date.now() + NOTICE_WAIT_MS;
-        while (simulator.requests(simulator.webhookUuid).length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-
-        const reports = await recentRuns(feedsync.runtime.storage.db, runs.length);
-        say(`\nruns (${seconds.toFixed(1)} s):`);
-        say(
-          formatTable(
-            ['job', 'query', 'status', 'pages', 'new', 'updated', 'unchanged', 'notice', 'error'],
-            reports.reverse().map((run) => [run.job, run.queryIndex, run.status, run.pages, run.recordsNew, run.recordsUpdated, run.recordsUnchanged, run.notice, run.error?.slice(0, 50)]),
-          ),
-        );
-        const { rows } = await feedsync.runtime.storage.pool.query<{ source: string; kind: string; n: string }>(
-          'select source, kind, count(*) as n from records group by 1, 2 order by 1, 2',
-        );
-        say('records stored:');
-        say(formatTable(['source', 'kind', 'records'], rows.map((row) => [row.source, row.kind, row.n])));
-        const envelopes = await feedsync.runtime.storage.pool.query<{ n: string; bytes: string }>('select count(*) as n, coalesce(sum(bytes), 0) as bytes from envelopes');
-        say(`envelopes stored: ${envelopes.rows[0]?.n} pages, ${(Number(envelopes.rows[0]?.bytes) / 1e6).toFixed(1)} MB\n`);
-
-        const posted = simulator.requests(simulator.webhookUuid);
-        const verifier = new Webhook(secret);
-        const verified = posted.filter((request) => {
-          try {
-            verifier.verify(request.body, request.headers);
-            return true;
-          } catch {
-            return false;
-          }
-        });
-        say(`notices posted to ${simulator.webhookBaseUrl}/${simulator.webhookUuid}: ${posted.length} (${verified.length} with a valid Standard Webhooks signature)`);
-        const last = posted.at(-1);
-        if (last) say(`last notice (webhook-id ${String(last.headers['webhook-id'])}):\n${JSON.stringify(JSON.parse(last.body), null, 2)}`);
-        const failed = ends.filter((end) => !end.ok).length;
-        if (failed > 0 || posted.length < expected) {
-          say(`\n${failed} runs failed; ${expected - posted.length} notices missing`);
-          process.exitCode = 1;
-        } else {
-          say('\ndemo finished: every run succeeded and every notice was delivered');
-        }
-      } finally {
-        await feedsync?.close();
-        await simulator.close();
-        await stack.stop();
-      }
+      const run = await loadDemo();
+      await run(options);
     });
+}
+
+/**
+ * The demo's body, loaded only when it runs. A production install (`--omit=dev`) lacks the dev
+ * dependencies it needs; that is said in one line rather than as a module-resolution trace.
+ */
+async function loadDemo(): Promise<typeof runDemo> {
+  try {
+    return (await import('./runDemo.js')).runDemo;
+  } catch (error) {
+    const missing = /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1];
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || missing === undefined) throw error;
+    throw new Error(`feedsync demo is a development command: it needs the dev dependencies (${missing} is missing). Run \`npm install\` without --omit=dev first.`);
+  }
 }

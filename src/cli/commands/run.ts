@@ -74,7 +74,7 @@ export function registerRunCommand(program: Command): void {
           store: runtime.store,
           sources: runtime.sources,
           logger: runtime.logger,
-          notify: runtime.outbox !== undefined,
+          noticeFor: runtime.noticeFor,
           signal: interrupt.signal,
           resumable: false,
           onPage: (state) => progress.update(state),

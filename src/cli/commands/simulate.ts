@@ -2,12 +2,11 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { ENDPOINTS, type EndpointName, type FaultsInput } from '../../simulator/faults.js';
 import { readyExports, readyJson } from '../../simulator/readyMessage.js';
 import { SimulatorError } from '../../simulator/SimulatorError.js';
-import { DEFAULT_SEED, type SimulatorOptions } from '../../simulator/simulatorOptions.js';
-import { startSimulator } from '../../simulator/startSimulator.js';
+import type { SimulatorOptions } from '../../simulator/simulatorOptions.js';
 
 interface SimulateFlags {
   port: number;
-  seed: number;
+  seed?: number;
   json?: true;
   apiKey: string[];
   blockIntervalMs?: number;
@@ -76,13 +75,16 @@ const retryAfterForm = (raw: string): 'seconds' | 'httpDate' => {
 
 const collect = (raw: string, previous: string[]): string[] => [...previous, raw];
 
-/** `feedsync simulate`: serves the fake upstreams until SIGINT/SIGTERM. */
+/**
+ * `feedsync simulate`: serves the fake upstreams until SIGINT/SIGTERM. The simulator is loaded only
+ * when it runs, and its defaults are stated in the flags' text, so other commands never carry it.
+ */
 export function registerSimulateCommand(program: Command): void {
   program
     .command('simulate')
     .description('Serve fake music (Last.fm style), explorer (Etherscan style) and webhook upstreams on loopback ports, with injectable faults')
     .option('--port <n>', 'music port; explorer, webhook and admin take the next three (0: free ports)', integer(0, 65_532), 0)
-    .option('--seed <n>', 'seed of the data, the webhook UUID and the fault decisions', integer(0, 0xffff_ffff), DEFAULT_SEED)
+    .option('--seed <n>', 'seed of the data, the webhook UUID and the fault decisions (default 1)', integer(0, 0xffff_ffff))
     .option('--json', 'print one JSON line with the URLs once ready')
     .option('--api-key <key>', 'accepted API key; repeat for more (default sim-key-0123456789abcdef)', collect, [])
     .option('--block-interval-ms <ms>', 'a new block every this many ms; 0 freezes the head (default 3000)', milliseconds)
@@ -110,6 +112,7 @@ export function registerSimulateCommand(program: Command): void {
     .option('--fault-outage-ms <ms>', 'answer 503 to everything for this long after start', milliseconds)
     .action(async (_options: unknown, command: Command) => {
       const flags = command.opts<SimulateFlags>();
+      const { startSimulator } = await import('../../simulator/startSimulator.js');
       const simulator = await startSimulator(simulatorOptionsOf(flags)).catch((error: unknown) => {
         throw error instanceof SimulatorError && error.kind === 'invalid_options' ? new Error(blameFlag(error), { cause: error }) : error;
       });

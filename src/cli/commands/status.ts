@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { openQueues, redisConnection } from '../../jobs/queues.js';
 import { openStorage } from '../../storage/database.js';
-import { recentRuns } from '../../storage/runReports.js';
+import { recentRuns } from '../../storage/recentRuns.js';
 import { nonNegativeInteger, requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
-import { WorkerProcess } from '../../jobs/WorkerProcess.js';
+import { WorkerProcess } from '../../runtime/WorkerProcess.js';
 import { requireEnv } from '../options.js';
 
 interface ProcessOptions {

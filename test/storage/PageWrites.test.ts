@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RunStore, RunTakenOverError } from '../../src/storage/RunStore.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunTakenOverError } from '../../src/storage/PageWrites.js';
+import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageOf } from '../support/storedPages.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
@@ -9,11 +10,11 @@ let store: RunStore;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  store = new RunStore(database.db);
+  store = openRunStore(database.db);
 });
 afterAll(() => database.drop());
 
-const claimRun = (on = store) => on.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+const claimRun = () => store.claims.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
 
 const page = (kind: string, items: { hash: string; value: string }[]) => pageOf(kind, items, 'hash');
 
@@ -22,15 +23,15 @@ const storedValues = async (kind: string) =>
   (await database.pool.query<{ value: string }>(`select payload->>'value' as value from records where kind = $1 order by key`, [kind])).rows.map((row) => row.value);
 const envelopeCount = async (runId: string) => Number((await database.pool.query<{ n: string }>('select count(*) as n from envelopes where run_id = $1', [runId])).rows[0]!.n);
 
-describe('RunStore.storePage', () => {
+describe('PageWrites.storePage', () => {
   it('stores a re-read page whose records are all unchanged: envelope and checkpoint, no record rewritten', async () => {
     const kind = `tx-${randomUUID()}`;
     const run = await claimRun();
-    await store.storePage(run.id, 0, page(kind, txs(['1', '2'])), 'explorer');
+    await store.pages.storePage(run.id, 0, page(kind, txs(['1', '2'])), 'explorer');
     const xmins = (await database.pool.query(`select xmin from records where kind = $1`, [kind])).rows;
 
-    const second = await store.storePage(run.id, 1, page(kind, txs(['1', '2'])), 'explorer');
-    const third = await store.storePage(run.id, 2, page(kind, txs(['1', '2'])), 'explorer');
+    const second = await store.pages.storePage(run.id, 1, page(kind, txs(['1', '2'])), 'explorer');
+    const third = await store.pages.storePage(run.id, 2, page(kind, txs(['1', '2'])), 'explorer');
 
     expect(second.counts).toEqual({ new: 0, updated: 0, unchanged: 2 });
     expect(third.counts).toEqual({ new: 0, updated: 0, unchanged: 2 });
@@ -41,10 +42,10 @@ describe('RunStore.storePage', () => {
   it('after pages of unchanged records, stores a page in which one record changed, with its change', async () => {
     const kind = `tx-${randomUUID()}`;
     const run = await claimRun();
-    await store.storePage(run.id, 0, page(kind, txs(['1', '2'])), 'explorer');
-    await store.storePage(run.id, 1, page(kind, txs(['1', '2'])), 'explorer');
+    await store.pages.storePage(run.id, 0, page(kind, txs(['1', '2'])), 'explorer');
+    await store.pages.storePage(run.id, 1, page(kind, txs(['1', '2'])), 'explorer');
 
-    const changed = await store.storePage(run.id, 2, page(kind, txs(['1', '2b'])), 'explorer');
+    const changed = await store.pages.storePage(run.id, 2, page(kind, txs(['1', '2b'])), 'explorer');
 
     expect(changed.counts).toEqual({ new: 0, updated: 1, unchanged: 1 });
     expect(await storedValues(kind)).toEqual(['1', '2b']);
@@ -59,29 +60,13 @@ describe('RunStore.storePage', () => {
   it('refuses a page the run has moved past, whichever way the page would be stored', async () => {
     const kind = `tx-${randomUUID()}`;
     const run = await claimRun();
-    await store.storePage(run.id, 0, page(kind, txs(['1'])), 'explorer');
-    await store.storePage(run.id, 1, page(kind, txs(['1'])), 'explorer');
+    await store.pages.storePage(run.id, 0, page(kind, txs(['1'])), 'explorer');
+    await store.pages.storePage(run.id, 1, page(kind, txs(['1'])), 'explorer');
 
     // This store expects an unchanged page (its last page held unchanged records) and offers it without payloads first.
-    await expect(store.storePage(run.id, 1, page(kind, txs(['1'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
+    await expect(store.pages.storePage(run.id, 1, page(kind, txs(['1'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
     // Another store has no memory of the run and sends the page with its payloads.
-    await expect(new RunStore(database.db).storePage(run.id, 1, page(kind, txs(['2'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
+    await expect(openRunStore(database.db).pages.storePage(run.id, 1, page(kind, txs(['2'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
     expect(await envelopeCount(run.id)).toBe(2);
-  });
-});
-
-describe('RunStore.finish', () => {
-  it('puts the finish time on the database clock, like the start time, however far this machine’s clock is off', async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3_600_000, shouldAdvanceTime: true });
-    try {
-      const skewedStore = new RunStore(database.db);
-      const run = await claimRun(skewedStore);
-      await skewedStore.finish(run.id, { status: 'succeeded' }, () => undefined, run);
-      const { rows } = await database.pool.query<{ seconds: number }>('select extract(epoch from finished_at - started_at)::float8 as seconds from sync_runs where id = $1', [run.id]);
-      expect(rows[0]!.seconds).toBeGreaterThanOrEqual(0);
-      expect(rows[0]!.seconds).toBeLessThan(60);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { RecordCounts } from '../../src/storage/RecordStore.js';
-import { RunStore } from '../../src/storage/RunStore.js';
-import { pageOf } from '../support/storedPages.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import type { RecordCounts } from '../../../src/storage/RecordCounts.js';
+import { openRunStore } from '../../../src/storage/RunStore.js';
+import { pageOf } from '../../support/storedPages.js';
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -14,9 +14,9 @@ beforeEach(() => database.pool.query('TRUNCATE records'));
 
 /** Stores the items as the one page of a run with this id, as a sync does; returns what the upsert did. */
 async function upsertRecords(runId: string, items: { id: string; n: number }[]): Promise<RecordCounts> {
-  const store = new RunStore(database.db);
-  await store.claim({ id: runId, runKey: `record-store-test/${runId}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
-  return (await store.storePage(runId, 0, pageOf('artist', items, 'id'), 'music')).counts;
+  const store = openRunStore(database.db);
+  await store.claims.claim({ id: runId, runKey: `record-store-test/${runId}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+  return (await store.pages.storePage(runId, 0, pageOf('artist', items, 'id'), 'music')).counts;
 }
 
 async function rowVersions(): Promise<Map<string, string>> {
@@ -24,7 +24,7 @@ async function rowVersions(): Promise<Map<string, string>> {
   return new Map(rows.map((row) => [row.key, row.xmin]));
 }
 
-describe('records upsert (a page stored by RunStore.storePage)', () => {
+describe('storePage: the records upsert of a stored page', () => {
   it('inserts unseen records and counts them as new', async () => {
     const counts = await upsertRecords(randomUUID(), [{ id: 'a', n: 1 }, { id: 'b', n: 2 }]);
     expect(counts).toEqual({ new: 2, updated: 0, unchanged: 0 });

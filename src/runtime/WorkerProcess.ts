@@ -3,14 +3,14 @@ import type { Config } from '../config/schema.js';
 import { sharedRateLimits } from '../http/RedisRateLimiter.js';
 import { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { Logger } from '../observability/logger.js';
-import { OpsServer } from '../observability/OpsServer.js';
-import { openRuntime, type Runtime } from '../runtime/openRuntime.js';
+import { OpsServer } from './OpsServer.js';
+import { openRuntime, type Runtime } from './openRuntime.js';
 import { Scheduler } from '../scheduling/Scheduler.js';
-import { noticeCounts } from '../storage/runReports.js';
+import { noticeCounts } from '../storage/noticeQueries.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
-import { NotifyWorker } from './NotifyWorker.js';
-import { openQueues, redisConnection, type Queues } from './queues.js';
-import { SyncWorker } from './SyncWorker.js';
+import { NotifyWorker } from '../notices/NotifyWorker.js';
+import { openQueues, redisConnection, type Queues } from '../jobs/queues.js';
+import { SyncWorker } from '../jobs/SyncWorker.js';
 
 export interface WorkerProcessOptions {
   config: Config;
@@ -70,8 +70,10 @@ export class WorkerProcess {
     const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + 4 });
     opened.runtime = runtime;
     const notifyWorker = options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, connect(), queues, runtime.logger) : undefined;
-    const syncWorker = options.roles.worker ? new SyncWorker(runtime, connect(), queues, notifyWorker) : undefined;
-    const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store, shared, runtime.logger) : undefined;
+    const syncWorker = options.roles.worker
+      ? new SyncWorker(runtime, { connection: connect(), queues, handToRunningDrain: notifyWorker ? () => notifyWorker.handToRunningDrain() : undefined })
+      : undefined;
+    const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store.running, shared, runtime.logger) : undefined;
     const ops = options.http ? new OpsServer({ runtime, queues, redis: shared, metrics, dashboardAuth: options.dashboardAuth }) : undefined;
     return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler, ops);
   }

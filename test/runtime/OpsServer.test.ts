@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
 import { redisConnection } from '../../src/jobs/queues.js';
-import { WorkerProcess } from '../../src/jobs/WorkerProcess.js';
+import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { capturingLogger, simulatorSources } from '../support/syncFixture.js';

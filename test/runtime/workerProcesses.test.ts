@@ -5,6 +5,8 @@ import { openQueues, redisConnection } from '../../src/jobs/queues.js';
 import { startRedisServer, type RedisServer } from '../../src/localstack/redisServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { startFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
+import { startHoldingProxy } from '../support/holdingProxy.js';
+import { watchSyncQueueAdds } from '../support/syncQueueAdds.js';
 import { artistSearchTotal, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { scratchDir } from '../support/scratchDir.js';
@@ -79,6 +81,12 @@ async function enqueue(configFile: string, redisUrl = inject('redisUrl')): Promi
   return process.output().trim().split('\n').at(-1)!;
 }
 
+/** Resolves with the exit once the process has ended by itself, or fails after `timeoutMs`. */
+async function exitOf(process: FeedsyncProcess, timeoutMs: number) {
+  await waitFor('the process to exit by itself', () => process.child.exitCode !== null || process.child.signalCode !== null, timeoutMs);
+  return process.exited;
+}
+
 const run = (id: string) =>
   database.pool.query<{ status: string; pages: number; attempt: number; records_new: number }>('select status, pages, attempt, records_new from sync_runs where id = $1', [id]).then((r) => r.rows[0]);
 
@@ -136,22 +144,34 @@ describe('worker processes', () => {
     await waitFor('the failure notice', () => simulator.requests(simulator.webhookUuid).some((r) => (JSON.parse(r.body) as { type: string; data: { runId: string } }).data.runId === runId), 20_000);
   }, 90_000);
 
-  it('drains on SIGTERM: stores the page in hand, exits within the bound, and the run resumes later', async () => {
-    simulator.setFaults('music', { latencyMs: 40 });
-    const file = await writeConfig(config());
-    const worker = await spawn('worker', file);
-    const runId = await enqueue(file);
-    await waitFor('a few pages stored', async () => ((await run(runId))?.pages ?? 0) >= 3);
-    const signalled = Date.now();
-    worker.kill('SIGTERM');
-    const { code } = await worker.exited;
-    expect(code, worker.output()).toBe(0);
-    expect(Date.now() - signalled).toBeLessThan(5000);
-    const stopped = (await run(runId))!;
-    expect(stopped.status).not.toBe('running');
-    await spawn('worker', file);
-    await waitFor('the run to finish', async () => (await run(runId))?.status === 'succeeded', 30_000);
-    await expectCompleteAndUnique(runId);
+  it('drains on SIGTERM: stores the page in hand, exits by itself before its drain timeout, and the run resumes later', async () => {
+    const proxy = await startHoldingProxy(simulator.musicBaseUrl);
+    try {
+      const tree = config();
+      // The held request must not time out (and be tried again) while the test holds it.
+      tree.sources.music = { ...tree.sources.music!, baseUrl: proxy.baseUrl, timeoutMs: 60_000 };
+      const file = await writeConfig(tree);
+      // The run's first request: once it has left, the run is waiting for that page, with none stored before it.
+      const firstRequest = proxy.holdNext();
+      const worker = await spawn('worker', file);
+      const runId = await enqueue(file);
+      const inHand = await firstRequest;
+      expect(new URL(inHand.url, proxy.baseUrl).searchParams.get('page')).toBe('1');
+      worker.kill('SIGTERM');
+      await waitFor('the worker to start draining', () => worker.output().includes('shutting down: draining current runs'));
+      inHand.release();
+      const { code } = await exitOf(worker, 30_000);
+      expect(code, worker.output()).toBe(0);
+      expect(worker.output()).not.toContain('drain timed out');
+      const { rows: stored } = await database.pool.query<{ page_seq: number }>('select page_seq from envelopes where run_id = $1 order by page_seq', [runId]);
+      expect(stored.map((envelope) => envelope.page_seq)).toEqual([1]);
+      expect((await run(runId))!.pages).toBe(1);
+      await spawn('worker', file);
+      await waitFor('the run to finish', async () => (await run(runId))?.status === 'succeeded', 30_000);
+      await expectCompleteAndUnique(runId);
+    } finally {
+      await proxy.close();
+    }
   }, 60_000);
 
   it('holds a source rate limit across three worker processes, measured at the simulator', async () => {
@@ -162,25 +182,35 @@ describe('worker processes', () => {
     await waitFor('25 requests', () => simulator.stats().music.count >= 25, 30_000);
     const stats = simulator.stats().music;
     expect(stats.maxPerSecond).toBeLessThanOrEqual(5);
-    expect(stats.maxPerSecond).toBeGreaterThanOrEqual(4);
   }, 60_000);
 
-  it('fires a per-second schedule exactly once per tick with two schedulers running', async () => {
+  it('fires a per-second schedule once per tick with two schedulers running, each firing the ticks', async () => {
     // `queue`: a tick that fires while the last run still goes is queued as well (`skip` would drop it).
     const tree = config({ schedule: '* * * * * *', overlap: 'queue' });
     const file = await writeConfig(tree);
-    await Promise.all([spawn('scheduler', file), spawn('scheduler', file), spawn('worker', file)]);
-    await new Promise((resolve) => setTimeout(resolve, 4500));
-    for (const process of processes.slice(0, 2)) process.kill('SIGTERM');
-    await Promise.all(processes.slice(0, 2).map((p) => p.exited));
+    const adds = await watchSyncQueueAdds(inject('redisUrl'), tree.worker!.prefix!);
+    try {
+      const schedulers = await Promise.all([spawn('scheduler', file), spawn('scheduler', file)]);
+      await spawn('worker', file);
+      // Every tick either scheduler fires is an add; with both running, two a second.
+      const attempts = () => adds.added.length + adds.duplicated.length;
+      const bothRunning = attempts();
+      await waitFor('eight more adds of ticks', () => attempts() >= bothRunning + 8, 30_000);
+      for (const scheduler of schedulers) scheduler.kill('SIGTERM');
+      await Promise.all(schedulers.map((scheduler) => scheduler.exited));
+    } finally {
+      await adds.close();
+    }
 
     // The queue, not sync_runs: a queued tick's run may not have started yet.
     const ticks = (await syncJobs(tree.worker!.prefix!)).map((job) => Date.parse(job.data.scheduledFor!) / 1000).sort((a, b) => a - b);
-    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
     expect(ticks.slice(1).map((s, i) => s - ticks[i]!)).toEqual(ticks.slice(1).map(() => 1));
+    await waitFor('a tick\'s run to start', async () => (await database.pool.query('select 1 from sync_runs')).rowCount! > 0);
     const { rows } = await database.pool.query<{ n: string }>(`select count(*) as n from sync_runs group by scheduled_for`);
-    expect(rows.length).toBeGreaterThanOrEqual(1);
     expect(rows.every((row) => row.n === '1')).toBe(true);
+    // A tick's second add, turned away as a duplicate: the other scheduler fired that tick too.
+    expect(adds.duplicated.length).toBeGreaterThanOrEqual(3);
   }, 60_000);
 
   it('goes on when Redis restarts under a running worker', async () => {

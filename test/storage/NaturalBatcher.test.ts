@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NaturalBatcher } from '../../src/runtime/NaturalBatcher.js';
+import { NaturalBatcher } from '../../src/storage/NaturalBatcher.js';
 
 /** A batcher whose statements the test lets finish one at a time, recording each batch. */
 function controlledBatcher(options: ConstructorParameters<typeof NaturalBatcher<string, string>>[1] = {}) {

@@ -1,29 +1,29 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { noAttempts, type AttemptCounts, type NoticeOutbox } from '../notices/NoticeOutbox.js';
+import { noAttempts, type AttemptCounts, type NoticeOutbox } from './NoticeOutbox.js';
 import type { Logger } from '../observability/logger.js';
-import { NOTIFY_QUEUE, queueOutboxDrain, type NotifyJobData, type Queues } from './queues.js';
+import { NOTIFY_QUEUE, queueOutboxDrain, type NotifyJobData, type Queues } from '../jobs/queues.js';
 
-/** How often a drain is queued regardless (a signal lost in a crash between commit and enqueue, or a take-up not yet looked at; a lease expired). */
+/** How often a drain is queued regardless (a signal lost in a crash between commit and enqueue, or a hand-over not yet leased; a lease expired). */
 const SWEEP_INTERVAL_MS = 30_000;
 const OUTBOX_RETRY_MS = 5_000;
-/** A drain takes up notices for this long at most, then hands them to the queue: no job stays active for hours. */
-const TAKE_UP_FOR_MS = 10_000;
+/** A drain accepts handed-over notices for this long at most, then passes them to the queue: no job stays active for hours. */
+const HAND_OVER_WINDOW_MS = 10_000;
 
 /**
  * Works the notify queue: each job drains the outbox, delivering every due notice in batches
- * (and, while it does, the notices this process's runs hand it through takeUp), then queues a
+ * (and, while it does, the notices this process's runs hand over through handToRunningDrain), then queues a
  * wake-up for the earliest notice still pending (a retry). The notice rows, not Redis, are the
  * truth: a lost job costs at most a sweep interval.
  */
 export class NotifyWorker {
   private readonly worker: Worker<NotifyJobData>;
   private sweeper: NodeJS.Timeout | undefined;
-  /** Drains in their delivery loop, where a take-up is looked at. */
+  /** Drains in their delivery loop, where a hand-over is leased. */
   private drainsDelivering = 0;
-  /** Set by takeUp: a drain in its loop leases once more before it ends. */
-  private lookAgain = false;
-  /** While closing, runs queue their drains: close waits for no stream of take-ups. */
+  /** Set by handToRunningDrain: a drain in its loop leases once more before it ends. */
+  private handedOver = false;
+  /** While closing, runs queue their drains: close waits for no stream of hand-overs. */
   private closing = false;
 
   constructor(
@@ -54,9 +54,9 @@ export class NotifyWorker {
    * for them), so the caller need not queue one. Under a steady stream of short runs, one drain
    * then delivers them all, without a queue round trip per run.
    */
-  takeUp(): boolean {
+  handToRunningDrain(): boolean {
     if (this.drainsDelivering === 0 || this.closing) return false;
-    this.lookAgain = true;
+    this.handedOver = true;
     return true;
   }
 
@@ -80,40 +80,40 @@ export class NotifyWorker {
     let waitMs: number | undefined;
     let attempts: AttemptCounts | undefined;
     try {
-      attempts = await this.deliverWhileAsked();
+      attempts = await this.deliverWhileHandedOver();
       waitMs = await this.outbox.nextDueInMs();
     } catch (error) {
       // The outbox is unreachable (Postgres restarting): look again shortly.
       this.logger.warn({ err: { message: (error as Error).message } }, 'notice delivery deferred: outbox unreachable');
       waitMs = OUTBOX_RETRY_MS;
     }
-    if (this.lookAgain && this.drainsDelivering === 0) {
-      // Notices taken up but not leased since (a failed lease, or the time limit) go to a drain of the queue.
-      this.lookAgain = false;
+    if (this.handedOver && this.drainsDelivering === 0) {
+      // Notices handed over but not leased since (a failed lease, or the time limit) go to a drain of the queue.
+      this.handedOver = false;
       await queueOutboxDrain(this.queues);
     }
     if (waitMs !== undefined) await queueOutboxDrain(this.queues, waitMs);
     return attempts;
   }
 
-  /** Delivers what is due, and again for as long as takeUp asks (up to TAKE_UP_FOR_MS). */
-  private async deliverWhileAsked(): Promise<AttemptCounts> {
+  /** Delivers what is due, and again for as long as notices are handed over (up to HAND_OVER_WINDOW_MS). */
+  private async deliverWhileHandedOver(): Promise<AttemptCounts> {
     const attempts = noAttempts();
-    const endBy = performance.now() + TAKE_UP_FOR_MS;
+    const endBy = performance.now() + HAND_OVER_WINDOW_MS;
     this.drainsDelivering += 1;
     try {
       do {
-        // Whichever drain clears the flag leases once more after the notices taken up were committed.
-        const asked = this.lookAgain;
-        this.lookAgain = false;
+        // Whichever drain clears the flag leases once more after the notices handed over were committed.
+        const asked = this.handedOver;
+        this.handedOver = false;
         try {
           await this.outbox.deliverDue(attempts);
         } catch (error) {
           // Those notices are still to deliver: the flag goes back, for another drain or for drain's hand-off.
-          if (asked) this.lookAgain = true;
+          if (asked) this.handedOver = true;
           throw error;
         }
-      } while (this.lookAgain && performance.now() < endBy);
+      } while (this.handedOver && performance.now() < endBy);
     } finally {
       this.drainsDelivering -= 1;
     }

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { loadConfig } from '../../config/loadConfig.js';
+import { enqueueRuns, waitForRuns, type EnqueuedRun } from '../../jobs/enqueueRuns.js';
+import { redisConnection } from '../../jobs/queues.js';
+import { WorkerProcess } from '../../runtime/WorkerProcess.js';
+import { ensureLocalStack } from '../../localstack/localStack.js';
+import { createLogger } from '../../observability/logger.js';
+import { simulatorEnv } from '../../simulator/readyMessage.js';
+import { startSimulator } from '../../simulator/startSimulator.js';
+import { recentRuns } from '../../storage/recentRuns.js';
+import { formatTable } from '../printTable.js';
+
+export interface DemoOptions {
+  config: string;
+}
+
+const NOTICE_WAIT_MS = 30_000;
+
+/**
+ * The body of `feedsync demo`, loaded only when it runs: it needs the local stack, the simulator and
+ * `standardwebhooks`, a dev dependency that a production install leaves out.
+ */
+export async function runDemo(options: DemoOptions): Promise<void> {
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  say('starting throwaway Redis and Postgres (or using REDIS_URL / DATABASE_URL) and the endpoint simulator…');
+  const stack = await ensureLocalStack();
+  const simulator = await startSimulator({ port: 0 });
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const env = { ...process.env, ...simulatorEnv(simulator), WEBHOOK_SECRET: secret };
+  let feedsync: WorkerProcess | undefined;
+  try {
+    const config = await loadConfig(options.config, env);
+    feedsync = await WorkerProcess.open({
+      config,
+      redisUrl: stack.redisUrl,
+      databaseUrl: stack.databaseUrl,
+      logger: createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }),
+      roles: { worker: true, scheduler: false },
+    });
+    await feedsync.start();
+    const started = performance.now();
+    const runs: EnqueuedRun[] = [];
+    for (const job of config.jobs) runs.push(...(await enqueueRuns(config, feedsync.queues, job.name)));
+    say(`queued ${runs.length} runs of ${config.jobs.length} jobs; syncing…`);
+    const connection = redisConnection(stack.redisUrl, 'worker');
+    const ends = await waitForRuns(connection, feedsync.queues, runs).finally(() => connection.disconnect());
+    const seconds = (performance.now() - started) / 1000;
+    const expected = runs.length;
+    const deadline = Date.now() + NOTICE_WAIT_MS;
+    while (simulator.requests(simulator.webhookUuid).length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const reports = await recentRuns(feedsync.runtime.storage.db, runs.length);
+    say(`\nruns (${seconds.toFixed(1)} s):`);
+    say(
+      formatTable(
+        ['job', 'query', 'status', 'pages', 'new', 'updated', 'unchanged', 'notice', 'error'],
+        reports.reverse().map((run) => [run.job, run.queryIndex, run.status, run.pages, run.recordsNew, run.recordsUpdated, run.recordsUnchanged, run.notice, run.error?.slice(0, 50)]),
+      ),
+    );
+    const { rows } = await feedsync.runtime.storage.pool.query<{ source: string; kind: string; n: string }>(
+      'select source, kind, count(*) as n from records group by 1, 2 order by 1, 2',
+    );
+    say('records stored:');
+    say(formatTable(['source', 'kind', 'records'], rows.map((row) => [row.source, row.kind, row.n])));
+    const envelopes = await feedsync.runtime.storage.pool.query<{ n: string; bytes: string }>('select count(*) as n, coalesce(sum(bytes), 0) as bytes from envelopes');
+    say(`envelopes stored: ${envelopes.rows[0]?.n} pages, ${(Number(envelopes.rows[0]?.bytes) / 1e6).toFixed(1)} MB\n`);
+
+    const posted = simulator.requests(simulator.webhookUuid);
+    const verifier = new Webhook(secret);
+    const verified = posted.filter((request) => {
+      try {
+        verifier.verify(request.body, request.headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    say(`notices posted to ${simulator.webhookBaseUrl}/${simulator.webhookUuid}: ${posted.length} (${verified.length} with a valid Standard Webhooks signature)`);
+    const last = posted.at(-1);
+    if (last) say(`last notice (webhook-id ${String(last.headers['webhook-id'])}):\n${JSON.stringify(JSON.parse(last.body), null, 2)}`);
+    const failed = ends.filter((end) => !end.ok).length;
+    if (failed > 0 || posted.length < expected) {
+      say(`\n${failed} runs failed; ${expected - posted.length} notices missing`);
+      process.exitCode = 1;
+    } else {
+      say('\ndemo finished: every run succeeded and every notice was delivered');
+    }
+  } finally {
+    await feedsync?.close();
+    await simulator.close();
+    await stack.stop();
+  }
+}

@@ -1,0 +1,65 @@
+import type { PagingConfig } from '../config/schema.js';
+import { getPath } from './jsonPath.js';
+import { WindowStuckError, type Advance, type PagePosition, type PageSummary, type Paginator } from './Paginator.js';
+import type { RangePaginator } from './RangePaginator.js';
+
+type WindowConfig = NonNullable<PagingConfig['window']>;
+
+/**
+ * A capped result window (Etherscan's 10,000 = page × limit) around a page or offset paginator:
+ * when the next request would pass the cap, the lower bound `window.param` slides to the last
+ * value of `window.field` read, and paging starts again from the first page. The records of that
+ * last value are read again by the new window, and skipped as overlap.
+ */
+export class SlidingWindowPaginator implements Paginator {
+  constructor(
+    private readonly paginator: RangePaginator,
+    private readonly window: WindowConfig,
+  ) {}
+
+  start(): PagePosition {
+    return this.paginator.start();
+  }
+
+  requestParams(base: Readonly<Record<string, string>>, position: PagePosition): Record<string, string> {
+    const params = this.paginator.requestParams(base, position);
+    if (position.windowStart !== undefined) params[this.window.param] = position.windowStart;
+    return params;
+  }
+
+  isOverlap(position: PagePosition, key: string): boolean {
+    return position.skipKeys !== undefined && position.skipKeys.includes(key);
+  }
+
+  advance(position: PagePosition, page: PageSummary): Advance {
+    const advance = this.paginator.advance(position, page);
+    if (advance.done) return advance;
+    const next = this.trackBoundary(advance.position, page);
+    return { done: false, position: this.paginator.reach(next) > this.window.maxResults ? this.slide(next) : next };
+  }
+
+  private slide(next: PagePosition): PagePosition {
+    if (next.boundaryValue === undefined) throw new WindowStuckError('the result window is full but its records carry no window field');
+    if (next.boundaryValue === next.windowStart) {
+      throw new WindowStuckError(`one value of the window field (${next.boundaryValue}) fills the whole result window; lower the page size or narrow the query`);
+    }
+    return this.paginator.rewind({ ...next, windowStart: next.boundaryValue, skipKeys: next.boundaryKeys ?? [] });
+  }
+
+  /** `next` with the last value of the window field read so far, and the keys read with it. */
+  private trackBoundary(next: PagePosition, page: PageSummary): PagePosition {
+    let value = next.boundaryValue;
+    let keys = next.boundaryKeys ? [...next.boundaryKeys] : [];
+    for (let index = 0; index < page.items.length; index++) {
+      const raw = getPath(page.items[index], this.window.field);
+      if (typeof raw !== 'string' && typeof raw !== 'number') continue;
+      const current = String(raw);
+      if (current !== value) {
+        value = current;
+        keys = [];
+      }
+      keys.push(page.keys[index]!);
+    }
+    return value === undefined ? { ...next, boundaryKeys: keys } : { ...next, boundaryValue: value, boundaryKeys: keys };
+  }
+}

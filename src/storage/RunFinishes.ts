@@ -1,0 +1,85 @@
+import type pg from 'pg';
+import { columnsOf } from './columnsOf.js';
+import type { DatabaseClock } from './DatabaseClock.js';
+import { NaturalBatcher } from './NaturalBatcher.js';
+import { runStateOf, type NoticeToQueue, type RunOutcome, type RunRow, type RunState } from './runState.js';
+import { finishRuns, type FinishRunsParams } from './statements/finishRuns.js';
+import { readRunToFinish } from './statements/readRunToFinish.js';
+
+/** How often finish reads and writes again when the run row changed in between. */
+const FINISH_ATTEMPTS = 5;
+
+/** One run's finish, as finishRuns takes it. */
+interface FinishWrite {
+  run: RunState;
+  version: string;
+  outcome: RunOutcome;
+  notice: NoticeToQueue | undefined;
+}
+
+/**
+ * Ends runs: the final status, the incremental cursor and the outbox notice together, in one
+ * statement that only writes if the run row is still the version the notice was made from.
+ * Finishes of concurrent runs share a statement (see NaturalBatcher); one statement never
+ * touches a job's incremental cursor twice.
+ */
+export class RunFinishes {
+  private readonly batches = new NaturalBatcher<FinishWrite, boolean>((writes) => this.finishBatch(writes), {
+    keyOf: (write) => `${write.run.job}\u0000${write.run.queryKey}`,
+  });
+
+  constructor(
+    private readonly pool: Pick<pg.Pool, 'query'>,
+    private readonly clock: DatabaseClock,
+  ) {}
+
+  /**
+   * A caller that holds the run's current state (the process that ran it) passes it as `known`:
+   * the notice is made from it and written in one round trip, with the finish time on the
+   * database's clock (see DatabaseClock). Otherwise, or if the row moved since, the run is read
+   * (with the database's clock as the finish time) and the write fenced on the version read,
+   * until one holds.
+   */
+  async finish(runId: string, outcome: RunOutcome, notice: (run: RunState) => NoticeToQueue | undefined, known?: RunState): Promise<RunState> {
+    if (known?.id === runId) {
+      const run = finishedState(known, outcome, this.clock.now(known.startedAt));
+      if (await this.batches.run({ run, version: known.version, outcome, notice: notice(run) })) return run;
+    }
+    for (let attempt = 1; ; attempt++) {
+      const { rows } = await this.pool.query<RunRow & { now: Date }>(readRunToFinish.with({ runId }));
+      const read = rows[0];
+      if (!read) throw new Error(`run ${runId} does not exist`);
+      const run = finishedState(runStateOf(read), outcome, read.now);
+      if (await this.batches.run({ run, version: read.version, outcome, notice: notice(run) })) return run;
+      if (attempt >= FINISH_ATTEMPTS) throw new Error(`run ${runId} kept changing while being finished`);
+    }
+  }
+
+  /** Writes a batch of finished states; false for each run no longer at its version. */
+  private async finishBatch(writes: readonly FinishWrite[]): Promise<boolean[]> {
+    const params = columnsOf<FinishWrite, FinishRunsParams>(writes, ({ run, version, outcome, notice }) => {
+      const cursor = outcome.status === 'succeeded' ? outcome.cursor : undefined;
+      return {
+        runIds: run.id,
+        versions: version,
+        statuses: outcome.status,
+        finishedAts: run.finishedAt!,
+        stopReasons: outcome.stopReason ?? null,
+        errorKinds: outcome.errorKind ?? null,
+        errors: outcome.error ?? null,
+        cursorFields: cursor?.field ?? null,
+        cursorValues: cursor?.value ?? null,
+        noticeIds: notice?.id ?? null,
+        noticeTypes: notice?.type ?? null,
+        noticeBodies: notice?.body ?? null,
+      };
+    });
+    const { rows } = await this.pool.query<{ id: string }>(finishRuns.with(params));
+    const written = new Set(rows.map((row) => row.id));
+    return writes.map((write) => written.has(write.run.id));
+  }
+}
+
+function finishedState(run: RunState, outcome: RunOutcome, finishedAt: Date): RunState {
+  return { ...run, status: outcome.status, finishedAt, errorKind: outcome.errorKind ?? null, error: outcome.error ?? null };
+}

@@ -1,0 +1,105 @@
+import type { RecordCounts } from './RecordCounts.js';
+
+/** What identifies a run and what it asks for; `runKey` makes a run happen once. */
+export interface RunIdentity {
+  /** Chosen up front for manual runs so the caller can print it; generated otherwise. */
+  id?: string;
+  runKey: string;
+  job: string;
+  source: string;
+  queryIndex: number;
+  queryKey: string;
+  query: { q: string | null; params: Record<string, string> };
+  scheduledFor?: Date;
+}
+
+export interface RunState {
+  id: string;
+  runKey: string;
+  job: string;
+  source: string;
+  queryIndex: number;
+  queryKey: string;
+  query: RunIdentity['query'];
+  attempt: number;
+  status: 'running' | 'succeeded' | 'failed';
+  /** The pipeline's resume point, stored as JSON; opaque here. */
+  checkpoint: unknown;
+  pages: number;
+  counts: RecordCounts;
+  cursorValue: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+  errorKind: string | null;
+  error: string | null;
+  /** The row version (xmin) this state was read or written as; a write fenced on it fails if the row moved since. */
+  version: string;
+}
+
+/** How a run ended, as its finish records it. */
+export interface RunOutcome {
+  status: 'succeeded' | 'failed';
+  stopReason?: string;
+  errorKind?: string;
+  error?: string;
+  /** For incremental queries: the field and highest value to keep for the next run. */
+  cursor?: { field: string; value: string };
+}
+
+/** A completion notice to insert into the outbox with a run's finish. */
+export interface NoticeToQueue {
+  id: string;
+  type: string;
+  body: string;
+}
+
+/** sync_runs as the statements that read whole runs return it (RUN_COLUMNS). */
+export interface RunRow {
+  id: string;
+  run_key: string;
+  job: string;
+  source: string;
+  query_index: number;
+  query_key: string;
+  query: RunIdentity['query'];
+  attempt: number;
+  status: RunState['status'];
+  checkpoint: unknown;
+  pages: number;
+  records_new: number;
+  records_updated: number;
+  records_unchanged: number;
+  cursor_value: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+  error_kind: string | null;
+  error: string | null;
+  version: string;
+}
+
+/** The columns of a RunRow, for statements that return whole runs. */
+export const RUN_COLUMNS =
+  'id, run_key, job, source, query_index, query_key, query, attempt, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
+
+export function runStateOf(row: RunRow): RunState {
+  return {
+    id: row.id,
+    runKey: row.run_key,
+    job: row.job,
+    source: row.source,
+    queryIndex: row.query_index,
+    queryKey: row.query_key,
+    query: row.query,
+    attempt: row.attempt,
+    status: row.status,
+    checkpoint: row.checkpoint,
+    pages: row.pages,
+    counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged },
+    cursorValue: row.cursor_value,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    errorKind: row.error_kind,
+    error: row.error,
+    version: row.version,
+  };
+}

@@ -1,0 +1,23 @@
+import { NamedStatement } from '../namedStatement.js';
+
+export interface FindOtherRunningRunParams {
+  job: string;
+  queryIndex: number;
+  /** The run asking, which does not count. */
+  runKey: string;
+  /** A run that has stored nothing for this long has lost its worker and does not count. */
+  staleAfterMs: number;
+}
+
+/**
+ * A run of this job and query, other than :runKey, that is running and stored a page (or
+ * started) recently. 'running' is a literal, not a parameter: only then can a generic plan use
+ * the partial index on running runs.
+ */
+export const findOtherRunningRun = new NamedStatement<FindOtherRunningRunParams>(
+  'feedsync_find_other_running_run_v1',
+  `select id from sync_runs
+    where job = :job::text and query_index = :queryIndex::int and status = 'running' and run_key <> :runKey::text
+      and updated_at > now() - make_interval(secs => :staleAfterMs::double precision / 1000)
+    limit 1`,
+);

@@ -1,0 +1,52 @@
+import { NamedStatement } from '../namedStatement.js';
+
+/** A batch of runs to finish, one array per column, one element per run; null where a run has none. */
+export interface FinishRunsParams {
+  runIds: string[];
+  /** The row version each outcome was made from: a run's writes happen only if its row is still that version. */
+  versions: string[];
+  statuses: string[];
+  finishedAts: Date[];
+  stopReasons: (string | null)[];
+  errorKinds: (string | null)[];
+  errors: (string | null)[];
+  cursorFields: (string | null)[];
+  cursorValues: (string | null)[];
+  noticeIds: (string | null)[];
+  noticeTypes: (string | null)[];
+  noticeBodies: (string | null)[];
+}
+
+/**
+ * Records each run's final status, its incremental cursor and its outbox notice together;
+ * returns the ids of the runs written. A finish time sent from this machine is at most a
+ * millisecond short of the start (a JS Date drops the microseconds); `greatest` keeps the row
+ * from ending before it started.
+ */
+export const finishRuns = new NamedStatement<FinishRunsParams>(
+  'feedsync_finish_writes_v3',
+  `with outcome as (
+      select * from unnest(:runIds::uuid[], :versions::text[], :statuses::text[], :finishedAts::timestamptz[], :stopReasons::text[], :errorKinds::text[],
+          :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[])
+        as t(id, version, status, finished_at, stop_reason, error_kind, error, cursor_field, cursor_value, notice_id, notice_type, notice_body)
+    ),
+    run as (
+      update sync_runs s
+      set status = o.status, finished_at = greatest(o.finished_at, s.started_at), stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error, updated_at = now()
+      from outcome o
+      where s.id = o.id and s.xmin::text = o.version
+      returning s.id, s.job, s.query_key
+    ),
+    cursor as (
+      insert into incremental_cursors as c (job, query_key, field, value, run_id, updated_at)
+      select r.job, r.query_key, o.cursor_field, o.cursor_value, r.id, now() from run r join outcome o on o.id = r.id where o.cursor_field is not null
+      order by r.job, r.query_key
+      on conflict (job, query_key) do update set field = excluded.field, value = excluded.value, run_id = excluded.run_id, updated_at = excluded.updated_at
+    ),
+    notice as (
+      insert into notices (id, run_id, type, body)
+      select o.notice_id, r.id, o.notice_type, o.notice_body from run r join outcome o on o.id = r.id where o.notice_id is not null
+      on conflict do nothing
+    )
+    select id from run`,
+);

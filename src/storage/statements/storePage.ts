@@ -1,0 +1,69 @@
+import { NamedStatement } from '../namedStatement.js';
+import { CLAIM_PAGE, INSERT_ENVELOPE, type PageWriteParams } from './pageWriteParts.js';
+
+export interface StorePageParams extends PageWriteParams {
+  /** The records' JSON documents, one per line, in key order; null when there are none. */
+  payloads: string | null;
+}
+
+/** The row storePage returns: the run row's new version (null if the run moved on), and the records written. */
+export interface StorePageRow {
+  version: string | null;
+  inserted: number;
+  updated: number;
+}
+
+/**
+ * Stores a page in one statement: locks the run if it still stands at :pagesBefore, upserts the
+ * records, moves the checkpoint and counters, and inserts the envelope, each write depending on
+ * that lock.
+ *
+ * A record whose content hash is unchanged is never rewritten (no new row version, no WAL):
+ * ON CONFLICT's `where` leaves it alone. With `lookUpUnchanged` it is moreover filtered out by an
+ * index lookup before the insert, so that ON CONFLICT does not row-lock it either (which dirties
+ * its page and writes WAL): that is what makes a re-sync cheap. For records that are new the
+ * lookup is wasted work, so a page expected to hold only new records goes without it.
+ */
+function storePageSql(lookUpUnchanged: boolean): string {
+  const changedOrNew = lookUpUnchanged
+    ? 'n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key)'
+    : 'true';
+  return `with ${CLAIM_PAGE},
+    page_records as (
+      select * from rows from (unnest(:keys::text[]), unnest(:hashes::text[]), string_to_table(:payloads::text, E'\\n'))
+        as t(key, hash, payload)
+    ),
+    written as (
+      insert into records as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
+      select :source::text, :kind::text, n.key, n.payload::jsonb, n.hash, :runId::uuid, :runId::uuid
+      from page_records n
+      where exists (select 1 from claim) and ${changedOrNew}
+      on conflict (source, kind, key) do update
+        set payload = excluded.payload, content_hash = excluded.content_hash,
+            last_changed_run_id = excluded.last_changed_run_id, changed_at = now()
+        where r.content_hash <> excluded.content_hash
+      returning (xmax = 0) as inserted
+    ),
+    counts as (
+      select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as updated from written
+    ),
+    run as (
+      update sync_runs s
+      set checkpoint = :checkpoint::jsonb, pages = s.pages + 1,
+          records_new = s.records_new + counts.inserted,
+          records_updated = s.records_updated + counts.updated,
+          records_unchanged = s.records_unchanged + (cardinality(:keys::text[]) - counts.inserted - counts.updated),
+          cursor_value = :cursorValue::text, updated_at = now()
+      from counts
+      where s.id in (select id from claim)
+      returning s.id, s.xmin::text as version
+    ),
+    ${INSERT_ENVELOPE}
+    select (select version from run) as version, inserted, updated from counts`;
+}
+
+/** For pages that may hold unchanged records (a re-sync). */
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v4', storePageSql(true));
+
+/** For pages expected to hold only new or changed records (a first sync). */
+export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v4', storePageSql(false));

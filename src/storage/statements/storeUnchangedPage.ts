@@ -1,0 +1,33 @@
+import { NamedStatement } from '../namedStatement.js';
+import { CLAIM_PAGE, INSERT_ENVELOPE, type PageWriteParams } from './pageWriteParts.js';
+
+/** The row storeUnchangedPage returns: the run row's new version (null if nothing was written), and whether the run was still at :pagesBefore. */
+export interface StoreUnchangedPageRow {
+  version: string | null;
+  claimed: boolean;
+}
+
+/**
+ * Stores a page expected to hold no change (as the run's last page did), sent without the
+ * records' payloads. When every hash matches the one stored, it stores the page (envelope,
+ * checkpoint, counters); otherwise it writes nothing, and the page is stored again with its
+ * payloads by storePage.
+ */
+export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
+  'feedsync_store_unchanged_page_v2',
+  `with ${CLAIM_PAGE},
+    changed as (
+      select 1 from unnest(:keys::text[], :hashes::text[]) as n(key, hash)
+      where n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key)
+      limit 1
+    ),
+    run as (
+      update sync_runs s
+      set checkpoint = :checkpoint::jsonb, pages = s.pages + 1, records_unchanged = s.records_unchanged + cardinality(:keys::text[]),
+          cursor_value = :cursorValue::text, updated_at = now()
+      where s.id in (select id from claim) and not exists (select 1 from changed)
+      returning s.id, s.xmin::text as version
+    ),
+    ${INSERT_ENVELOPE}
+    select (select version from run) as version, exists (select 1 from claim) as claimed`,
+);

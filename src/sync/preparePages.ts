@@ -1,0 +1,73 @@
+import type { ResolvedQuery } from '../config/resolveQuery.js';
+import { fetchWithRetries } from '../http/fetchWithRetries.js';
+import type { RequestGate } from '../http/RequestGate.js';
+import type { SourceClient } from '../http/SourceClient.js';
+import type { UpstreamError } from '../http/UpstreamError.js';
+import type { Logger } from '../observability/logger.js';
+import { getPath } from '../paging/jsonPath.js';
+import type { Paginator } from '../paging/Paginator.js';
+import { readTotal } from '../paging/readTotal.js';
+import { selectRecords } from '../paging/selectRecords.js';
+import { serialiseRecords } from '../storage/serialiseRecords.js';
+import type { FetchPreparedPage } from './PagesAhead.js';
+import { maxValue } from './RunCheckpoint.js';
+
+export interface PreparePagesOptions {
+  query: ResolvedQuery;
+  paginator: Paginator;
+  /** The query's own request parameters, to which each page adds its paging ones. */
+  baseParams: Readonly<Record<string, string>>;
+  client: SourceClient;
+  gate: RequestGate;
+  log: Logger;
+  /** Aborts a request waiting to retry. */
+  signal: AbortSignal;
+  onRetry?: (error: UpstreamError, retry: number, delayMs: number) => void;
+  onRateLimitWait?: (waitedMs: number) => void;
+}
+
+/**
+ * How a run gets its pages ready to store: fetch (with retries, through the rate limit), select
+ * the records, advance the paginator, drop the records a previous window already stored, and
+ * serialise them. The parsed body is not kept.
+ */
+export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
+  const { query, paginator, log } = options;
+  return async (at, page) => {
+    const fetched = await fetchWithRetries(options.client, paginator.requestParams(options.baseParams, at), query.source.retry, options.gate, {
+      signal: options.signal,
+      onRetry: (error, retry, delayMs) => {
+        log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
+        options.onRetry?.(error, retry, delayMs);
+      },
+      onRateLimitWait: options.onRateLimitWait,
+    });
+    const { url, raw, bytes, contentHash, latencyMs, envelope } = fetched;
+    const selected = selectRecords(envelope.data, query.records, query.q, query.sourceName);
+    const advance = paginator.advance(at, { data: envelope.data, items: selected.items, keys: selected.keys, contentHash });
+    let { items, keys } = selected;
+    if (at.skipKeys?.length) {
+      const fresh = keys.map((key) => !paginator.isOverlap(at, key));
+      items = items.filter((_, index) => fresh[index]);
+      keys = keys.filter((_, index) => fresh[index]);
+    }
+    return {
+      envelope: { requestUrl: url, raw, status: envelope.status, message: envelope.message, bytes, contentHash },
+      latencyMs,
+      expectedTotal: readTotal(envelope.data, query.paging.totalPath),
+      advance,
+      records: serialiseRecords(keys, items),
+      highest: query.incremental ? highestValue(items, query.incremental.field) : null,
+    };
+  };
+}
+
+/** The highest value of `field` among the items; null when none has one. */
+function highestValue(items: readonly Record<string, unknown>[], field: string): string | null {
+  let highest: string | null = null;
+  for (const item of items) {
+    const value = getPath(item, field);
+    if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, String(value));
+  }
+  return highest;
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { CursorPaginator } from '../../src/paging/CursorPaginator.js';
+import { pageOf, pagingConfig } from './pagingFixtures.js';
+
+const cursorPaging = () => pagingConfig({ style: 'cursor', cursorPath: 'paging.next', cursorParam: 'after' });
+
+describe('CursorPaginator', () => {
+  it('asks for the first page with the limit and no cursor', () => {
+    const paginator = new CursorPaginator(cursorPaging());
+    expect(paginator.requestParams({ q: 'x' }, paginator.start())).toEqual({ q: 'x', limit: '3' });
+  });
+
+  it('sends the cursor a full page gave at cursorPath as cursorParam', () => {
+    const paginator = new CursorPaginator(cursorPaging());
+    const next = paginator.advance(paginator.start(), pageOf([1, 2, 3], 'h', { paging: { next: 'abc' } }));
+    expect(next).toMatchObject({ done: false });
+    expect(paginator.requestParams({}, next.position)).toEqual({ limit: '3', after: 'abc' });
+  });
+
+  it('sends a numeric cursor as text', () => {
+    const paginator = new CursorPaginator(cursorPaging());
+    const next = paginator.advance(paginator.start(), pageOf([1, 2, 3], 'h', { paging: { next: 42 } }));
+    expect(paginator.requestParams({}, next.position).after).toBe('42');
+  });
+
+  it('stops when a full page gives no next cursor', () => {
+    const paginator = new CursorPaginator(cursorPaging());
+    expect(paginator.advance(paginator.start(), pageOf([1, 2, 3], 'h', { paging: {} }))).toMatchObject({ done: true, reason: 'no_cursor' });
+  });
+});

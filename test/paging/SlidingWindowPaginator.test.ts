@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { WindowStuckError, type PagePosition, type Paginator } from '../../src/paging/Paginator.js';
+import { createPaginator } from '../../src/paging/paginatorStyles.js';
+import { pageOf, pagingConfig, window6 } from './pagingFixtures.js';
+
+/** The styles a result window slides, and how each asks for the first and the second page of a window. */
+const styles = [
+  { style: 'page', firstPage: { page: '1' }, secondPage: { page: '2' } },
+  { style: 'offset', firstPage: { offset: '0' }, secondPage: { offset: '3' } },
+];
+
+/** The position after reading these pages one after another. */
+function after(paginator: Paginator, ...pages: number[][]): PagePosition {
+  return pages.reduce((position, blocks, index) => paginator.advance(position, pageOf(blocks, `p${index}`)).position, paginator.start());
+}
+
+describe.each(styles)('a result window around $style paging', ({ style, firstPage, secondPage }) => {
+  const windowed = () => createPaginator(pagingConfig({ style, window: window6 }));
+
+  it('sends no lower bound before the window has slid', () => {
+    const paginator = windowed();
+    expect(paginator.requestParams({}, paginator.start())).toEqual({ limit: '3', ...firstPage });
+  });
+
+  it('asks for the next page while the next request stays within maxResults', () => {
+    const paginator = windowed();
+    expect(paginator.requestParams({}, after(paginator, [1, 1, 2]))).toEqual({ limit: '3', ...secondPage });
+  });
+
+  it('slides the lower bound to the last value read, from the first page, once the next request would pass maxResults', () => {
+    const paginator = windowed();
+    expect(paginator.requestParams({}, after(paginator, [1, 1, 2], [2, 3, 3]))).toEqual({ limit: '3', ...firstPage, startblock: '3' });
+  });
+
+  it('keeps the lower bound on the pages after the slide', () => {
+    const paginator = windowed();
+    expect(paginator.requestParams({}, after(paginator, [1, 1, 2], [2, 3, 3], [3, 3, 4]))).toEqual({ limit: '3', ...secondPage, startblock: '3' });
+  });
+
+  it('marks the records of the last value read as overlap for the next window, and no others', () => {
+    const paginator = windowed();
+    const second = pageOf([2, 3, 3], 'p1');
+    const slid = after(paginator, [1, 1, 2], [2, 3, 3]);
+    expect(second.keys.map((key) => paginator.isOverlap(slid, key))).toEqual([false, true, true]);
+  });
+
+  it('fails with a WindowStuckError when one value fills the whole window, rather than loop', () => {
+    const paginator = windowed();
+    const full = after(paginator, [5, 5, 5], [5, 5, 5], [5, 5, 5]);
+    const advance = () => paginator.advance(full, pageOf([5, 5, 5], 'p3'));
+    expect(advance).toThrow(WindowStuckError);
+    expect(advance).toThrow(/one value of the window field \(5\) fills the whole result window/);
+  });
+
+  it('fails with a WindowStuckError when the window is full but its records carry no window field', () => {
+    const paginator = createPaginator(pagingConfig({ style, window: { ...window6, field: 'timeStamp' } }));
+    const full = after(paginator, [1, 2, 3]);
+    const advance = () => paginator.advance(full, pageOf([4, 5, 6], 'p1'));
+    expect(advance).toThrow(WindowStuckError);
+    expect(advance).toThrow(/the result window is full but its records carry no window field/);
+  });
+});

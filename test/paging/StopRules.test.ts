@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createPaginator } from '../../src/paging/paginatorStyles.js';
+import { pageOf, pagingConfig, window6 } from './pagingFixtures.js';
+
+/** Every style, and a style in a result window: each page goes through the same stop rules. */
+const styles = [
+  { name: 'page', settings: { style: 'page' } },
+  { name: 'offset', settings: { style: 'offset' } },
+  { name: 'cursor', settings: { style: 'cursor', cursorPath: 'next' } },
+  { name: 'page in a result window', settings: { style: 'page', window: window6 } },
+];
+
+/** A page whose envelope also gives a next cursor, so that cursor paging would go on after it. */
+const pageWithCursor = (blocks: number[], hash?: string) => pageOf(blocks, hash, { next: 'more' });
+
+describe.each(styles)('the stop rules with $name paging', ({ settings }) => {
+  const paginatorWith = (overrides: Record<string, unknown> = {}) => createPaginator(pagingConfig({ ...settings, ...overrides }));
+
+  it('go on after a full page that is new, within maxPages', () => {
+    const paginator = paginatorWith({ maxPages: 2 });
+    expect(paginator.advance(paginator.start(), pageWithCursor([1, 2, 3]))).toMatchObject({ done: false });
+  });
+
+  it('stop at an empty page', () => {
+    const paginator = paginatorWith();
+    expect(paginator.advance(paginator.start(), pageWithCursor([]))).toMatchObject({ done: true, reason: 'empty_page' });
+  });
+
+  it('stop at a page shorter than the limit', () => {
+    const paginator = paginatorWith();
+    expect(paginator.advance(paginator.start(), pageWithCursor([1, 2]))).toMatchObject({ done: true, reason: 'short_page' });
+  });
+
+  it('stop after maxPages full pages', () => {
+    const paginator = paginatorWith({ maxPages: 2 });
+    const first = paginator.advance(paginator.start(), pageWithCursor([1, 2, 3]));
+    expect(paginator.advance(first.position, pageWithCursor([4, 5, 6]))).toMatchObject({ done: true, reason: 'max_pages' });
+  });
+
+  it('stop when a page repeats the previous one byte for byte', () => {
+    const paginator = paginatorWith();
+    const first = paginator.advance(paginator.start(), pageWithCursor([1, 2, 3], 'same'));
+    expect(paginator.advance(first.position, pageWithCursor([1, 2, 3], 'same'))).toMatchObject({ done: true, reason: 'repeated_page' });
+  });
+
+  it('count the pages read into the position', () => {
+    const paginator = paginatorWith();
+    const first = paginator.advance(paginator.start(), pageWithCursor([1, 2, 3], 'h1'));
+    expect(first.position).toMatchObject({ pagesFetched: 1, lastPageHash: 'h1' });
+  });
+});
