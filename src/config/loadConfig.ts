@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { ConfigError, formatPath, type ConfigProblem } from './ConfigError.js';
+import { withEnvironmentDefaults } from './environmentDefaults.js';
 import { interpolateEnv } from './interpolateEnv.js';
 import { configSchema, type Config, type ConfigInput } from './schema.js';
 
@@ -17,7 +18,7 @@ export function defineConfig(config: ConfigInput): ConfigInput {
 export function parseConfig(tree: unknown, file: string, env: NodeJS.ProcessEnv = process.env): Config {
   const problems: ConfigProblem[] = [];
   const interpolated = interpolateEnv(tree, env, problems);
-  const result = configSchema.safeParse(interpolated);
+  const result = configSchema.safeParse(withEnvironmentDefaults(interpolated, env));
   if (!result.success) {
     for (const issue of result.error.issues) problems.push({ path: formatPath(issue.path), message: issue.message });
   }

@@ -155,6 +155,7 @@ export const workerSchema = z.strictObject({
   /** Approximate cap of each queue's event stream. */
   eventsMaxLen: positiveInt.default(10_000),
   /** Port of /metrics, /healthz, /readyz (0: any free port). */
+  // Left out of the file, both come from FEEDSYNC_HTTP_PORT / FEEDSYNC_HTTP_HOST (see environmentDefaults).
   httpPort: integer(0, 65_535).default(9464),
   httpHost: z.string().default('127.0.0.1'),
   /** Serve the bull-board dashboard at /admin/queues (basic auth from DASHBOARD_USER / DASHBOARD_PASSWORD). */

@@ -18,7 +18,7 @@ import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './q
 export interface SyncWorkerRuntime {
   config: Config;
   store: RunStore;
-  db: Database;
+  storage: { db: Database };
   sources: SourceRegistry;
   logger: Logger;
   metrics: FeedsyncMetrics | undefined;
@@ -87,6 +87,8 @@ export class SyncWorker {
     this.worker.on('failed', (job, error) => {
       if (!job || error instanceof DelayedError) return;
       runtime.logger.warn({ runKey: job.data.runKey, attemptsMade: job.attemptsMade, err: { message: error.message } }, 'sync job attempt failed');
+      // BullMQ's own verdict, not the run's: this also sees what never reached syncQuery's decision
+      // (a stall, a lost lock, a finish that could not be written).
       const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || STALLED_TOO_OFTEN.test(error.message);
       if (final) void this.closeAbandonedRun(job, error);
     });
@@ -124,11 +126,11 @@ export class SyncWorker {
    * run stays "running" and no failure goes unannounced.
    */
   private async closeAbandonedRun(job: Job<SyncJobData, SyncJobResult>, error: Error): Promise<void> {
-    const { store, db, logger, noticeFor } = this.runtime;
+    const { store, storage, logger, noticeFor } = this.runtime;
     try {
       const run = await store.claims.findByKey(job.data.runKey);
       if (!run || run.status === 'succeeded') return;
-      if (run.status === 'failed' && (!noticeFor || (await hasNotice(db, run.id)))) return;
+      if (run.status === 'failed' && (!noticeFor || (await hasNotice(storage.db, run.id)))) return;
       await store.finishes.finish(run.id, { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message }, (ended) => noticeFor?.(ended));
       if (noticeFor) await this.requestDrain();
       this.runtime.metrics?.runEnded(job.data.job, 'failed');

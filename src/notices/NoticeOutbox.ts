@@ -8,6 +8,7 @@ import { notices } from '../storage/schema.js';
 import { columnsOf } from '../storage/columnsOf.js';
 import { postNotice, type DeliveryAttempt } from './postNotice.js';
 import type { LeasedNoticeRow } from './statements/leasedNotice.js';
+import { findNextDue } from './statements/findNextDue.js';
 import { leaseDueNotices } from './statements/leaseDueNotices.js';
 import { leaseNotice } from './statements/leaseNotice.js';
 import { recordDeliveryAttempts, type RecordDeliveryAttemptsParams } from './statements/recordDeliveryAttempts.js';
@@ -83,7 +84,7 @@ export class NoticeOutbox {
 
   /** Milliseconds until the earliest pending notice is due (0: now), or undefined when none is pending. */
   async nextDueInMs(): Promise<number | undefined> {
-    const { rows } = await this.pool.query<{ ms: string | null }>(`select extract(epoch from (min(next_attempt_at) - now())) * 1000 as ms from notices where state = 'pending'`);
+    const { rows } = await this.pool.query<{ ms: string | null }>(findNextDue.with({}));
     const ms = rows[0]?.ms;
     return ms === null || ms === undefined ? undefined : Math.max(0, Math.ceil(Number(ms)));
   }

@@ -1,4 +1,4 @@
-import type { Advance, PagePosition, PageSummary } from './Paginator.js';
+import type { PagePosition } from './Paginator.js';
 import { RangePaginator } from './RangePaginator.js';
 
 /** Pages by the index of their first item (`offsetParam`), from 0. */
@@ -7,15 +7,7 @@ export class OffsetPaginator extends RangePaginator {
     return position.offset + this.config.limit;
   }
 
-  rewind(position: PagePosition): PagePosition {
-    return { ...position, offset: 0 };
-  }
-
   protected styleParams(position: PagePosition): Record<string, string> {
     return { [this.config.offsetParam]: String(position.offset) };
-  }
-
-  protected next(counted: PagePosition, page: PageSummary): Advance {
-    return { done: false, position: { ...counted, offset: counted.offset + page.items.length } };
   }
 }

@@ -1,4 +1,4 @@
-import type { Advance, PagePosition } from './Paginator.js';
+import type { PagePosition } from './Paginator.js';
 import { RangePaginator } from './RangePaginator.js';
 
 /** Pages by number (`pageParam`), from `firstPage`. */
@@ -7,15 +7,7 @@ export class PageNumberPaginator extends RangePaginator {
     return (position.page - this.config.firstPage + 1) * this.config.limit;
   }
 
-  rewind(position: PagePosition): PagePosition {
-    return { ...position, page: this.config.firstPage };
-  }
-
   protected styleParams(position: PagePosition): Record<string, string> {
     return { [this.config.pageParam]: String(position.page) };
-  }
-
-  protected next(counted: PagePosition): Advance {
-    return { done: false, position: { ...counted, page: counted.page + 1 } };
   }
 }

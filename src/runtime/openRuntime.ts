@@ -4,7 +4,6 @@ import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { migrateDatabase, openStorage, type Storage } from '../storage/database.js';
 import { completionNotice } from '../notices/completionNotice.js';
-import type { Database } from '../storage/database.js';
 import { openRunStore, type RunStore } from '../storage/RunStore.js';
 import type { NoticeToQueue, RunState } from '../storage/runState.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
@@ -14,8 +13,6 @@ export interface Runtime {
   config: Config;
   logger: Logger;
   storage: Storage;
-  /** The Drizzle database of `storage`. */
-  db: Database;
   store: RunStore;
   sources: SourceRegistry;
   /** Present when the config has a webhook. */
@@ -45,7 +42,6 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     config,
     logger,
     storage,
-    db: storage.db,
     store: openRunStore(storage.db),
     sources,
     outbox: config.webhook ? new NoticeOutbox(storage.db, config.webhook, logger, Math.random, (result) => options.metrics?.noticeAttempted(result)) : undefined,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { ENDPOINTS, type EndpointName } from './endpointNames.js';
 
-/** The three faulty upstreams; the admin endpoint has no faults. */
-export const ENDPOINTS = ['music', 'explorer', 'webhook'] as const;
-export type EndpointName = (typeof ENDPOINTS)[number];
+export { ENDPOINTS, type EndpointName };
 
 /**
  * What can go wrong with one request:

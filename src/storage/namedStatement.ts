@@ -29,8 +29,13 @@ export class NamedStatement<Params extends object> {
     this.parameters = order as (keyof Params & string)[];
   }
 
-  /** The statement with these values, ready for `pool.query`; a parameter left undefined is sent as null. */
+  /** The statement with these values, ready for `pool.query`; a parameter given as undefined is sent as null. */
   with(params: Params): PreparedQuery {
-    return { name: this.name, text: this.text, values: this.parameters.map((parameter) => params[parameter] ?? null) };
+    const values = this.parameters.map((parameter) => {
+      // A misspelt :name in the SQL would otherwise write nulls without a word.
+      if (!(parameter in params)) throw new Error(`statement ${this.name} needs :${parameter}, which was not given`);
+      return params[parameter] ?? null;
+    });
+    return { name: this.name, text: this.text, values };
   }
 }

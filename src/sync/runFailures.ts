@@ -3,7 +3,6 @@ import { WindowStuckError } from '../paging/Paginator.js';
 import { PagingStyleError } from '../paging/paginatorStyles.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
-import { RunTakenOverError } from '../storage/PageWrites.js';
 
 /** A run resumed with a different query at its index than it started with. */
 export class QueryChangedError extends Error {
@@ -33,7 +32,6 @@ const MAX_ERROR_CHARS = 2_000;
 /** Whether a failure is worth another attempt: passing upstream faults and lost races are. */
 export function isRetryable(error: Error): boolean {
   if (error instanceof UpstreamError || error instanceof RecordShapeError) return error.retryable;
-  if (error instanceof RunTakenOverError) return true;
   if (error instanceof WindowStuckError || error instanceof QueryChangedError || error instanceof PagingStyleError) return false;
   const database = databaseFailureOf(error);
   // Storage faults (Postgres restarting) are worth retrying; data the database rejects is not.

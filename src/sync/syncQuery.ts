@@ -56,8 +56,8 @@ export interface RunSummary {
   final?: boolean;
 }
 
-/** One attempt at a run as it goes: what it was claimed as, and its log. */
-interface Attempt {
+/** A run as this attempt at it goes: its query, its state as claimed, its log and options. */
+interface RunContext {
   query: ResolvedQuery;
   run: RunState;
   log: Logger;
@@ -73,7 +73,7 @@ interface Attempt {
 export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
   const run = await options.store.claims.claim(identity);
   const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
-  const attempt: Attempt = { query, run, log, options, started: performance.now() };
+  const context: RunContext = { query, run, log, options, started: performance.now() };
   if (run.status === 'succeeded') {
     log.info({ runKey: run.runKey }, 'run already succeeded; not running it again');
     return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
@@ -81,24 +81,24 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   const progress = new RunProgress(run);
   if (run.pages > 0 && run.queryKey !== query.queryKey) {
     // The config changed under a half-done run: its checkpoint belongs to another query.
-    return fail(attempt, progress, new QueryChangedError(`the query of this run changed in the config after page ${run.pages}; start a new run`));
+    return fail(context, progress, new QueryChangedError(`the query of this run changed in the config after page ${run.pages}; start a new run`));
   }
   let stopReason: StopReason;
   try {
-    stopReason = await storePages(attempt, progress);
+    stopReason = await storePages(context, progress);
   } catch (error) {
     // Another process owns the run now; it records the outcome, not us.
     if (error instanceof RunTakenOverError) throw error;
-    return fail(attempt, progress, failureOf(error, options.signal?.aborted ?? false, progress.pages));
+    return fail(context, progress, failureOf(error, options.signal?.aborted ?? false, progress.pages));
   } finally {
     options.store.pages.forget(run.id);
   }
-  return succeed(attempt, progress, stopReason);
+  return succeed(context, progress, stopReason);
 }
 
 /** Where the run starts: its checkpoint, or the first page (from the incremental cursor, if any). */
-async function startingPoint(attempt: Attempt, paginator: Paginator): Promise<RunCheckpoint> {
-  const { query, run, options } = attempt;
+async function startingPoint(context: RunContext, paginator: Paginator): Promise<RunCheckpoint> {
+  const { query, run, options } = context;
   if (run.checkpoint) return run.checkpoint as RunCheckpoint;
   const checkpoint: RunCheckpoint = { position: paginator.start() };
   const cursor = query.incremental ? await options.store.cursors.read(query.job, query.queryKey) : undefined;
@@ -115,10 +115,10 @@ function baseParams(query: ResolvedQuery, checkpoint: RunCheckpoint): Record<str
 }
 
 /** Stores page after page until the paginator stops; returns why it stopped. */
-async function storePages(attempt: Attempt, progress: RunProgress): Promise<StopReason> {
-  const { query, run, log, options } = attempt;
+async function storePages(context: RunContext, progress: RunProgress): Promise<StopReason> {
+  const { query, run, log, options } = context;
   const paginator = createPaginator(query.paging);
-  const checkpoint = await startingPoint(attempt, paginator);
+  const checkpoint = await startingPoint(context, paginator);
   if (run.pages > 0) log.info({ page: run.pages }, 'resuming after the last stored page');
   // Aborts a prefetch still waiting to retry when the run ends early, or on shutdown. (A listener,
   // not AbortSignal.any: that costs more than the rest of a one-page run's bookkeeping.)
@@ -158,31 +158,31 @@ async function storePages(attempt: Attempt, progress: RunProgress): Promise<Stop
 }
 
 /** Records the run as failed; its notice is queued only when the failure is final. */
-async function fail(attempt: Attempt, progress: RunProgress, failure: Error): Promise<RunSummary> {
-  const { log, options } = attempt;
+async function fail(context: RunContext, progress: RunProgress, failure: Error): Promise<RunSummary> {
+  const { log, options } = context;
   const final = isFinalFailure(failure, options.attempts ?? { made: 0, allowed: 1 }, options.resumable ?? true);
   const { kind, message } = recordOf(failure);
-  await finish(attempt, progress, { status: 'failed', errorKind: kind, error: message }, final);
+  await finish(context, progress, { status: 'failed', errorKind: kind, error: message }, final);
   log.error({ err: { kind, message }, pages: progress.pages, ...progress.counts, final }, 'run failed');
-  return { ...summaryOf(attempt, progress), status: 'failed', error: failure, final };
+  return { ...summaryOf(context, progress), status: 'failed', error: failure, final };
 }
 
-async function succeed(attempt: Attempt, progress: RunProgress, stopReason: StopReason): Promise<RunSummary> {
-  const { query } = attempt;
+async function succeed(context: RunContext, progress: RunProgress, stopReason: StopReason): Promise<RunSummary> {
+  const { query } = context;
   const cursor = query.incremental && progress.cursorValue !== null ? { field: query.incremental.field, value: progress.cursorValue } : undefined;
-  await finish(attempt, progress, { status: 'succeeded', stopReason, cursor }, true);
-  const summary: RunSummary = { ...summaryOf(attempt, progress), status: 'succeeded', stopReason };
-  attempt.log.info({ pages: summary.pages, ...summary.counts, stopReason, durationMs: Math.round(summary.durationMs) }, 'run succeeded');
+  await finish(context, progress, { status: 'succeeded', stopReason, cursor }, true);
+  const summary: RunSummary = { ...summaryOf(context, progress), status: 'succeeded', stopReason };
+  context.log.info({ pages: summary.pages, ...summary.counts, stopReason, durationMs: Math.round(summary.durationMs) }, 'run succeeded');
   return summary;
 }
 
 /** Writes the run's final status, with its notice when `announce` and a webhook is configured. */
-async function finish(attempt: Attempt, progress: RunProgress, outcome: RunOutcome, announce: boolean): Promise<void> {
-  const { noticeFor } = attempt.options;
-  await attempt.options.store.finishes.finish(attempt.run.id, outcome, (finished) => (announce ? noticeFor?.(finished) : undefined), progress.state());
+async function finish(context: RunContext, progress: RunProgress, outcome: RunOutcome, announce: boolean): Promise<void> {
+  const { noticeFor } = context.options;
+  await context.options.store.finishes.finish(context.run.id, outcome, (finished) => (announce ? noticeFor?.(finished) : undefined), progress.state());
 }
 
-function summaryOf(attempt: Attempt, progress: RunProgress): Omit<RunSummary, 'status'> {
-  const { run, started } = attempt;
+function summaryOf(context: RunContext, progress: RunProgress): Omit<RunSummary, 'status'> {
+  const { run, started } = context;
   return { runId: run.id, attempt: run.attempt, pages: progress.pages, counts: { ...progress.counts }, durationMs: performance.now() - started };
 }

@@ -98,6 +98,20 @@ describe('parseConfig', () => {
     expect(resolveQuery(config, config.jobs[0]!, 0).records).toEqual({ path: 'y', key: 'hash', kind: 'artist' });
   });
 
+  it('takes worker.httpHost and httpPort from FEEDSYNC_HTTP_HOST and FEEDSYNC_HTTP_PORT when the file leaves them out', () => {
+    const config = parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k', FEEDSYNC_HTTP_HOST: '0.0.0.0', FEEDSYNC_HTTP_PORT: '9500' });
+    expect(config.worker).toMatchObject({ httpHost: '0.0.0.0', httpPort: 9500 });
+  });
+
+  it('keeps worker.httpHost as the file sets it, whatever FEEDSYNC_HTTP_HOST says', () => {
+    const tree = { ...validTree(), worker: { httpHost: '127.0.0.2' } };
+    expect(parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k', FEEDSYNC_HTTP_HOST: '0.0.0.0' }).worker.httpHost).toBe('127.0.0.2');
+  });
+
+  it('names FEEDSYNC_HTTP_PORT’s setting when its value is not a port', () => {
+    expect(problemsOf(() => parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k', FEEDSYNC_HTTP_PORT: 'ninety' }))).toEqual([expect.stringMatching(/^worker\.httpPort: /)]);
+  });
+
   it('reads numbers given as ${ENV} text', () => {
     const tree = validTree();
     tree.sources.music.timeoutMs = '${TIMEOUT_MS}';

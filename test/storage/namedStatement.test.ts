@@ -19,8 +19,13 @@ describe('NamedStatement', () => {
     expect(statement.text).toBe("select unnest($1::text[]), now()::date, '{}'::jsonb");
   });
 
-  it('sends a parameter left undefined as null', () => {
-    const statement = new NamedStatement<{ a?: string }>('s', 'select :a::text');
-    expect(statement.with({}).values).toEqual([null]);
+  it('sends a parameter given as undefined as null', () => {
+    const statement = new NamedStatement<{ a: string | undefined }>('s', 'select :a::text');
+    expect(statement.with({ a: undefined }).values).toEqual([null]);
+  });
+
+  it('refuses values without a parameter the SQL names, naming it', () => {
+    const statement = new NamedStatement<{ a: string }>('s', 'select :a::text, :b::text');
+    expect(() => statement.with({ a: 'x' })).toThrow('statement s needs :b, which was not given');
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/http/UpstreamError.js';
 import { RecordShapeError } from '../../src/paging/RecordShapeError.js';
-import { RunTakenOverError } from '../../src/storage/PageWrites.js';
 import { failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError } from '../../src/sync/runFailures.js';
 
 const passing = () => new UpstreamError('temporary', 'HTTP 503', { source: 'music', status: 503 });
@@ -22,10 +21,6 @@ describe('isFinalFailure', () => {
     expect(isFinalFailure(refused(), firstOfThree, true)).toBe(true);
     expect(isFinalFailure(new RecordShapeError('music', 'no records at data.results'), firstOfThree, true)).toBe(true);
     expect(isFinalFailure(new QueryChangedError('changed'), firstOfThree, true)).toBe(true);
-  });
-
-  it('is not final for a run taken over by another process', () => {
-    expect(isFinalFailure(new RunTakenOverError('moved on'), firstOfThree, true)).toBe(false);
   });
 
   it('is final for an interruption only when nothing resumes the run, whatever the attempts', () => {

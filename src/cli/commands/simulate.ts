@@ -1,7 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { ENDPOINTS, type EndpointName, type FaultsInput } from '../../simulator/faults.js';
-import { readyExports, readyJson } from '../../simulator/readyMessage.js';
-import { SimulatorError } from '../../simulator/SimulatorError.js';
+import { ENDPOINTS, type EndpointName } from '../../simulator/endpointNames.js';
+import type { FaultsInput } from '../../simulator/faults.js';
+import type { Simulator } from '../../simulator/startSimulator.js';
+import type { SimulatorError } from '../../simulator/SimulatorError.js';
 import type { SimulatorOptions } from '../../simulator/simulatorOptions.js';
 
 interface SimulateFlags {
@@ -112,11 +113,15 @@ export function registerSimulateCommand(program: Command): void {
     .option('--fault-outage-ms <ms>', 'answer 503 to everything for this long after start', milliseconds)
     .action(async (_options: unknown, command: Command) => {
       const flags = command.opts<SimulateFlags>();
-      const { startSimulator } = await import('../../simulator/startSimulator.js');
+      const [{ startSimulator }, { SimulatorError }, { readyExports, readyJson }] = await Promise.all([
+        import('../../simulator/startSimulator.js'),
+        import('../../simulator/SimulatorError.js'),
+        import('../../simulator/readyMessage.js'),
+      ]);
       const simulator = await startSimulator(simulatorOptionsOf(flags)).catch((error: unknown) => {
         throw error instanceof SimulatorError && error.kind === 'invalid_options' ? new Error(blameFlag(error), { cause: error }) : error;
       });
-      process.stdout.write(flags.json === true ? `${readyJson(simulator)}\n` : readyLines(simulator));
+      process.stdout.write(flags.json === true ? `${readyJson(simulator)}\n` : readyLines(simulator, readyExports(simulator)));
       await untilStopSignal();
       await simulator.close();
     });
@@ -177,8 +182,8 @@ function blameFlag(error: SimulatorError): string {
   return flag === undefined ? error.message : `${flag}: ${error.message}`;
 }
 
-function readyLines(simulator: Parameters<typeof readyJson>[0]): string {
-  return [`feedsync simulator ready (seed ${simulator.seed}); paste these, Ctrl-C stops it:`, ...readyExports(simulator), ''].join('\n');
+function readyLines(simulator: Simulator, exports: readonly string[]): string {
+  return [`feedsync simulator ready (seed ${simulator.seed}); paste these, Ctrl-C stops it:`, ...exports, ''].join('\n');
 }
 
 function untilStopSignal(): Promise<void> {
