@@ -19,7 +19,7 @@ RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
-# feedsync.yaml reads these: listen on every interface, so the published port reaches the server.
+# A config that leaves worker.httpHost/httpPort out takes these: listen on every interface, so the published port reaches the server.
 ENV FEEDSYNC_HTTP_HOST=0.0.0.0 FEEDSYNC_HTTP_PORT=9464
 WORKDIR /app
 COPY --from=production-dependencies /app/node_modules ./node_modules
