@@ -146,6 +146,11 @@ export const workerSchema = z.strictObject({
   /** BullMQ lock: a worker that stops renewing it for this long is presumed dead and its job stalls. */
   lockDurationMs: positiveInt.default(30_000),
   stalledIntervalMs: positiveInt.default(30_000),
+  /**
+   * Crashes of a run's worker (a lost lock: killed, OOM, a deploy) before the run fails for good.
+   * Counted apart from attempts: a crashed run resumes from its checkpoint and has failed nothing.
+   */
+  maxCrashes: nonNegativeInt.default(50),
   /** On SIGTERM, how long to wait for current pages to be stored before exiting anyway. */
   drainTimeoutMs: positiveInt.default(30_000),
   keepCompleted: keepJobsSchema.default({ ageS: 7 * 86_400, count: 1_000 }),

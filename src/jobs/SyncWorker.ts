@@ -8,7 +8,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Database } from '../storage/database.js';
 import { hasNotice } from '../storage/noticeQueries.js';
 import type { RunStore } from '../storage/RunStore.js';
-import type { NoticeToQueue, RunState } from '../storage/runState.js';
+import type { NoticeToQueue, RunOutcome, RunState } from '../storage/runState.js';
 import { SyncInterruptedError } from '../sync/runFailures.js';
 import type { SourceRegistry } from '../sync/SourceRegistry.js';
 import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
@@ -79,6 +79,9 @@ export class SyncWorker {
       concurrency: settings.concurrency,
       lockDuration: settings.lockDurationMs,
       stalledInterval: settings.stalledIntervalMs,
+      // BullMQ never resets a job's stall count: left at its default of 1, any two crashes in a long
+      // run's life would fail it, although it resumes from its checkpoint.
+      maxStalledCount: settings.maxCrashes,
       autorun: false,
     });
     // Every run in progress listens for shutdown on this signal.
@@ -131,7 +134,7 @@ export class SyncWorker {
       const run = await store.claims.findByKey(job.data.runKey);
       if (!run || run.status === 'succeeded') return;
       if (run.status === 'failed' && (!noticeFor || (await hasNotice(storage.db, run.id)))) return;
-      await store.finishes.finish(run.id, { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message }, (ended) => noticeFor?.(ended));
+      await store.finishes.finish(run.id, abandonedOutcome(run, job, error, this.runtime.config.worker.maxCrashes), (ended) => noticeFor?.(ended));
       if (noticeFor) await this.requestDrain();
       this.runtime.metrics?.runEnded(job.data.job, 'failed');
       logger.error({ runId: run.id, runKey: run.runKey, err: { message: error.message } }, 'run abandoned by its job; recorded as failed');
@@ -168,6 +171,7 @@ export class SyncWorker {
         queryKey: query.queryKey,
         query: { q: query.q ?? null, params: query.params },
         scheduledFor: data.scheduledFor ? new Date(data.scheduledFor) : undefined,
+        crashes: job.stalledCounter,
       },
       {
         store,
@@ -205,4 +209,16 @@ export class SyncWorker {
     if (summary.status === 'succeeded' && this.runtime.noticeFor) await this.requestDrain();
     return result;
   }
+}
+
+/**
+ * Why BullMQ failed a run's job for good without the run recording it: its worker crashed more
+ * often than worker.maxCrashes allows, or the run's own last failure could not be recorded.
+ */
+function abandonedOutcome(run: RunState, job: Job<SyncJobData, SyncJobResult>, error: Error, maxCrashes: number): RunOutcome {
+  if (STALLED_TOO_OFTEN.test(error.message)) {
+    const error = `the run's worker crashed more than worker.maxCrashes (${maxCrashes}) times; it stopped after page ${run.pages}`;
+    return { status: 'failed', errorKind: 'crashed_too_often', error, crashes: job.stalledCounter };
+  }
+  return { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message };
 }

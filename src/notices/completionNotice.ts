@@ -12,6 +12,8 @@ export interface CompletionNotice {
     source: string;
     query: { index: number; q: string | null; params: Record<string, string> };
     attempt: number;
+    /** Times the run's worker crashed mid-run; a crash is not a failed attempt. */
+    crashes: number;
     pages: number;
     records: { new: number; updated: number; unchanged: number };
     started: string;
@@ -38,6 +40,7 @@ export function completionNotice(run: RunState): NoticeToQueue {
       source: run.source,
       query: { index: run.queryIndex, q: run.query.q, params: run.query.params },
       attempt: run.attempt,
+      crashes: run.crashes,
       pages: run.pages,
       records: run.counts,
       started: run.startedAt.toISOString(),

@@ -48,6 +48,7 @@ export class RunClaims {
       queryKeys: identity.queryKey,
       queries: JSON.stringify(identity.query),
       scheduledFors: identity.scheduledFor ?? null,
+      crashes: identity.crashes ?? 0,
     }));
     const { rows } = await this.pool.query<ClaimedRunRow>(claimRuns.with(params));
     if (rows[0]) this.clock.observe(rows[0].now);

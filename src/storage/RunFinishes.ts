@@ -72,6 +72,7 @@ export class RunFinishes {
         noticeIds: notice?.id ?? null,
         noticeTypes: notice?.type ?? null,
         noticeBodies: notice?.body ?? null,
+        crashes: outcome.crashes ?? null,
       };
     });
     const { rows } = await this.pool.query<{ id: string }>(finishRuns.with(params));
@@ -81,5 +82,6 @@ export class RunFinishes {
 }
 
 function finishedState(run: RunState, outcome: RunOutcome, finishedAt: Date): RunState {
-  return { ...run, status: outcome.status, finishedAt, errorKind: outcome.errorKind ?? null, error: outcome.error ?? null };
+  const crashes = Math.max(run.crashes, outcome.crashes ?? 0);
+  return { ...run, status: outcome.status, finishedAt, crashes, errorKind: outcome.errorKind ?? null, error: outcome.error ?? null };
 }

@@ -11,6 +11,8 @@ export interface RunIdentity {
   queryKey: string;
   query: { q: string | null; params: Record<string, string> };
   scheduledFor?: Date;
+  /** Times the run's worker has crashed so far (its queue job stalled); recorded as the run is claimed. */
+  crashes?: number;
 }
 
 export interface RunState {
@@ -22,6 +24,7 @@ export interface RunState {
   queryKey: string;
   query: RunIdentity['query'];
   attempt: number;
+  crashes: number;
   status: 'running' | 'succeeded' | 'failed';
   /** The pipeline's resume point, stored as JSON; opaque here. */
   checkpoint: unknown;
@@ -44,6 +47,8 @@ export interface RunOutcome {
   error?: string;
   /** For incremental queries: the field and highest value to keep for the next run. */
   cursor?: { field: string; value: string };
+  /** Crashes of the run's worker known at the finish, when more than its row holds (the crash that ended it). */
+  crashes?: number;
 }
 
 /** A completion notice to insert into the outbox with a run's finish. */
@@ -63,6 +68,7 @@ export interface RunRow {
   query_key: string;
   query: RunIdentity['query'];
   attempt: number;
+  crashes: number;
   status: RunState['status'];
   checkpoint: unknown;
   pages: number;
@@ -79,7 +85,7 @@ export interface RunRow {
 
 /** The columns of a RunRow, for statements that return whole runs. */
 export const RUN_COLUMNS =
-  'id, run_key, job, source, query_index, query_key, query, attempt, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
+  'id, run_key, job, source, query_index, query_key, query, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
 
 export function runStateOf(row: RunRow): RunState {
   return {
@@ -91,6 +97,7 @@ export function runStateOf(row: RunRow): RunState {
     queryKey: row.query_key,
     query: row.query,
     attempt: row.attempt,
+    crashes: row.crashes,
     status: row.status,
     checkpoint: row.checkpoint,
     pages: row.pages,

@@ -16,6 +16,8 @@ export const syncRuns = pgTable(
     query: jsonb('query').notNull(),
     status: text('status', { enum: ['running', 'succeeded', 'failed'] }).notNull().default('running'),
     attempt: integer('attempt').notNull().default(1),
+    /** Times the run's worker crashed mid-run (BullMQ found its job stalled), counted apart from attempts. */
+    crashes: integer('crashes').notNull().default(0),
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

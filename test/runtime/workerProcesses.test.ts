@@ -88,7 +88,23 @@ async function exitOf(process: FeedsyncProcess, timeoutMs: number) {
 }
 
 const run = (id: string) =>
-  database.pool.query<{ status: string; pages: number; attempt: number; records_new: number }>('select status, pages, attempt, records_new from sync_runs where id = $1', [id]).then((r) => r.rows[0]);
+  database.pool
+    .query<{ status: string; pages: number; attempt: number; crashes: number; error_kind: string | null; records_new: number }>(
+      'select status, pages, attempt, crashes, error_kind, records_new from sync_runs where id = $1',
+      [id],
+    )
+    .then((r) => r.rows[0]);
+
+/** Kills the run's worker with SIGKILL `times` times, each after more pages were stored, starting a new worker after each. */
+async function crashWorkerOfRun(runId: string, first: FeedsyncProcess, file: string, times: number): Promise<void> {
+  let worker = first;
+  for (let kill = 1; kill <= times; kill++) {
+    await waitFor(`pages after crash ${kill - 1}`, async () => ((await run(runId))?.pages ?? 0) >= kill * 3, 30_000);
+    worker.kill('SIGKILL');
+    await worker.exited;
+    worker = await spawn('worker', file);
+  }
+}
 
 async function expectCompleteAndUnique(runId: string) {
   const { rows: pages } = await database.pool.query<{ page_seq: number; page: string }>(
@@ -123,25 +139,47 @@ describe('worker processes', () => {
     await expectCompleteAndUnique(runId);
   }, 60_000);
 
-  it('records a run whose job stalled too often as failed, with its failure notice', async () => {
+  it('finishes a run whose worker crashes three times, with the default worker.maxCrashes, and records the three crashes apart from attempts', async () => {
     simulator.setFaults('music', { latencyMs: 60 });
     const tree = config();
+    const file = await writeConfig(tree);
+    const worker = await spawn('worker', file);
+    const runId = await enqueue(file);
+    await crashWorkerOfRun(runId, worker, file, 3);
+    const finished = await waitFor('the run to finish', async () => {
+      const row = await run(runId);
+      return row?.status !== 'running' && row;
+    }, 60_000);
+    expect(finished).toMatchObject({ status: 'succeeded', crashes: 3 });
+    await expectCompleteAndUnique(runId);
+    // BullMQ counts the attempt that succeeded, and none for the crashes.
+    const jobs = await syncJobs(tree.worker!.prefix!);
+    expect(jobs.map((job) => job.attemptsMade)).toEqual([1]);
+  }, 120_000);
+
+  it('fails a run whose worker crashed more often than worker.maxCrashes, as crashed_too_often, and its notice says so', async () => {
+    simulator.setFaults('music', { latencyMs: 60 });
+    const tree = config({ worker: { maxCrashes: 1 } });
     tree.webhook = { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid };
     const file = await writeConfig(tree);
-    let worker = await spawn('worker', file);
+    const worker = await spawn('worker', file);
     const runId = await enqueue(file);
-    for (let kill = 1; kill <= 2; kill++) {
-      await waitFor(`pages after kill ${kill - 1}`, async () => ((await run(runId))?.pages ?? 0) >= kill * 3, 30_000);
-      worker.kill('SIGKILL');
-      await worker.exited;
-      worker = await spawn('worker', file);
-    }
+    await crashWorkerOfRun(runId, worker, file, 2);
     const failed = await waitFor('the run to be recorded as failed', async () => {
       const row = await run(runId);
       return row?.status === 'failed' && row;
     }, 30_000);
-    expect(failed.status).toBe('failed');
-    await waitFor('the failure notice', () => simulator.requests(simulator.webhookUuid).some((r) => (JSON.parse(r.body) as { type: string; data: { runId: string } }).data.runId === runId), 20_000);
+    expect(failed.error_kind).toBe('crashed_too_often');
+    expect(failed.crashes).toBeGreaterThanOrEqual(2);
+    type Notice = { type: string; data: { runId: string; crashes: number; error: { kind: string } | null } };
+    const notice = await waitFor('the failure notice', () =>
+      simulator
+        .requests(simulator.webhookUuid)
+        .map((request) => JSON.parse(request.body) as Notice)
+        .find((body) => body.data.runId === runId),
+    20_000);
+    expect(notice).toMatchObject({ type: 'sync.failed', data: { error: { kind: 'crashed_too_often' } } });
+    expect(notice.data.crashes).toBeGreaterThanOrEqual(2);
   }, 90_000);
 
   it('drains on SIGTERM: stores the page in hand, exits by itself before its drain timeout, and the run resumes later', async () => {

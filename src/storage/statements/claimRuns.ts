@@ -13,25 +13,26 @@ export interface ClaimRunsParams {
   /** Each run's query as JSON. */
   queries: string[];
   scheduledFors: (Date | null)[];
+  crashes: number[];
 }
 
 /** A run as claimRuns returns it, with the database's clock at the claim. */
 export type ClaimedRunRow = RunRow & { now: Date };
 
 /**
- * Inserts each run, or takes it up again (attempt + 1) unless it succeeded; returns the rows it
- * wrote. A run that succeeded is not returned.
+ * Inserts each run, or takes it up again (attempt + 1, crashes as the queue counts them) unless
+ * it succeeded; returns the rows it wrote. A run that succeeded is not returned.
  */
 export const claimRuns = new NamedStatement<ClaimRunsParams>(
-  'feedsync_claims_v3',
-  `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for)
-    select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for
-    from unnest(:ids::uuid[], :runKeys::text[], :jobs::text[], :sources::text[], :queryIndexes::int[], :queryKeys::text[], :queries::jsonb[], :scheduledFors::timestamptz[])
-      as t(id, run_key, job, source, query_index, query_key, query, scheduled_for)
+  'feedsync_claims_v4',
+  `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, crashes)
+    select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, crashes
+    from unnest(:ids::uuid[], :runKeys::text[], :jobs::text[], :sources::text[], :queryIndexes::int[], :queryKeys::text[], :queries::jsonb[], :scheduledFors::timestamptz[], :crashes::int[])
+      as t(id, run_key, job, source, query_index, query_key, query, scheduled_for, crashes)
     -- One order for every process, so that two batches never wait on each other's keys in a cycle.
     order by run_key
     on conflict (run_key) do update
-      set attempt = s.attempt + 1, status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
+      set attempt = s.attempt + 1, crashes = greatest(s.crashes, excluded.crashes), status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
       where s.status <> 'succeeded'
     returning ${RUN_COLUMNS}, now() as now`,
 );

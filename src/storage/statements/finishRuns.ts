@@ -15,6 +15,7 @@ export interface FinishRunsParams {
   noticeIds: (string | null)[];
   noticeTypes: (string | null)[];
   noticeBodies: (string | null)[];
+  crashes: (number | null)[];
 }
 
 /**
@@ -24,15 +25,16 @@ export interface FinishRunsParams {
  * from ending before it started.
  */
 export const finishRuns = new NamedStatement<FinishRunsParams>(
-  'feedsync_finish_writes_v3',
+  'feedsync_finish_writes_v4',
   `with outcome as (
       select * from unnest(:runIds::uuid[], :versions::text[], :statuses::text[], :finishedAts::timestamptz[], :stopReasons::text[], :errorKinds::text[],
-          :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[])
-        as t(id, version, status, finished_at, stop_reason, error_kind, error, cursor_field, cursor_value, notice_id, notice_type, notice_body)
+          :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[], :crashes::int[])
+        as t(id, version, status, finished_at, stop_reason, error_kind, error, cursor_field, cursor_value, notice_id, notice_type, notice_body, crashes)
     ),
     run as (
       update sync_runs s
-      set status = o.status, finished_at = greatest(o.finished_at, s.started_at), stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error, updated_at = now()
+      set status = o.status, finished_at = greatest(o.finished_at, s.started_at), stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error,
+        crashes = greatest(s.crashes, coalesce(o.crashes, 0)), updated_at = now()
       from outcome o
       where s.id = o.id and s.xmin::text = o.version
       returning s.id, s.job, s.query_key
