@@ -9,7 +9,6 @@ import type { Database } from '../storage/database.js';
 import { hasNotice } from '../storage/noticeQueries.js';
 import type { RunStore } from '../storage/RunStore.js';
 import type { NoticeToQueue, RunOutcome, RunState } from '../storage/runState.js';
-import { SyncInterruptedError } from '../sync/runFailures.js';
 import type { SourceRegistry } from '../sync/SourceRegistry.js';
 import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
 import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
@@ -192,13 +191,13 @@ export class SyncWorker {
       },
     );
     const result: SyncJobResult = { runId: summary.runId, status: summary.status, pages: summary.pages, records: summary.counts };
+    if (summary.status === 'interrupted') {
+      // Back to the queue without using an attempt; the next worker resumes from the checkpoint.
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
     if (summary.status === 'failed' && summary.error) {
       const error = summary.error;
-      if (error instanceof SyncInterruptedError) {
-        // Back to the queue without using an attempt; the next worker resumes from the checkpoint.
-        await job.moveToDelayed(Date.now(), token);
-        throw new DelayedError();
-      }
       metrics?.runEnded(data.job, summary.final ? 'failed' : 'retrying');
       if (!summary.final) throw error;
       if (this.runtime.noticeFor) await this.requestDrain();

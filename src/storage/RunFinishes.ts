@@ -83,5 +83,6 @@ export class RunFinishes {
 
 function finishedState(run: RunState, outcome: RunOutcome, finishedAt: Date): RunState {
   const crashes = Math.max(run.crashes, outcome.crashes ?? 0);
-  return { ...run, status: outcome.status, finishedAt, crashes, errorKind: outcome.errorKind ?? null, error: outcome.error ?? null };
+  const ended = outcome.status === 'interrupted' ? null : finishedAt;
+  return { ...run, status: outcome.status, finishedAt: ended, crashes, errorKind: outcome.errorKind ?? null, error: outcome.error ?? null };
 }

@@ -25,7 +25,8 @@ export interface RunState {
   query: RunIdentity['query'];
   attempt: number;
   crashes: number;
-  status: 'running' | 'succeeded' | 'failed';
+  /** `interrupted`: stopped by a shutdown after a stored page; it resumes from its checkpoint when taken up again. */
+  status: 'running' | 'interrupted' | 'succeeded' | 'failed';
   /** The pipeline's resume point, stored as JSON; opaque here. */
   checkpoint: unknown;
   pages: number;
@@ -39,9 +40,9 @@ export interface RunState {
   version: string;
 }
 
-/** How a run ended, as its finish records it. */
+/** How a run ended, or paused (`interrupted`), as its finish records it. */
 export interface RunOutcome {
-  status: 'succeeded' | 'failed';
+  status: 'succeeded' | 'failed' | 'interrupted';
   stopReason?: string;
   errorKind?: string;
   error?: string;

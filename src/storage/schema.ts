@@ -14,7 +14,8 @@ export const syncRuns = pgTable(
     queryKey: text('query_key').notNull(),
     /** The query as sent (q and params), never the key. */
     query: jsonb('query').notNull(),
-    status: text('status', { enum: ['running', 'succeeded', 'failed'] }).notNull().default('running'),
+    /** `interrupted`: stopped by a shutdown after a stored page, waiting in the queue to resume. */
+    status: text('status', { enum: ['running', 'interrupted', 'succeeded', 'failed'] }).notNull().default('running'),
     attempt: integer('attempt').notNull().default(1),
     /** Times the run's worker crashed mid-run (BullMQ found its job stalled), counted apart from attempts. */
     crashes: integer('crashes').notNull().default(0),
@@ -37,9 +38,9 @@ export const syncRuns = pgTable(
   (table) => [
     uniqueIndex('sync_runs_run_key_idx').on(table.runKey),
     index('sync_runs_job_started_idx').on(table.job, table.startedAt),
-    // The overlap check looks for the few running runs of a query among all its runs ever.
-    index('sync_runs_running_idx').on(table.job, table.queryIndex).where(sql`${table.status} = 'running'`),
-    check('sync_runs_status_check', sql`${table.status} in ('running', 'succeeded', 'failed')`),
+    // The overlap check looks for the few unfinished runs of a query among all its runs ever.
+    index('sync_runs_unfinished_idx').on(table.job, table.queryIndex).where(sql`${table.status} in ('running', 'interrupted')`),
+    check('sync_runs_status_check', sql`${table.status} in ('running', 'interrupted', 'succeeded', 'failed')`),
   ],
 );
 

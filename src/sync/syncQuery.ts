@@ -45,7 +45,8 @@ export interface SyncQueryOptions {
 
 export interface RunSummary {
   runId: string;
-  status: 'succeeded' | 'failed' | 'skipped';
+  /** `interrupted`: stopped by shutdown after a stored page, to be resumed from its checkpoint. */
+  status: 'succeeded' | 'failed' | 'interrupted' | 'skipped';
   attempt: number;
   pages: number;
   counts: RecordCounts;
@@ -157,10 +158,18 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<S
   }
 }
 
-/** Records the run as failed; its notice is queued only when the failure is final. */
+/**
+ * Records the run as failed, its notice queued only when the failure is final; or, stopped by a
+ * shutdown that leaves it to resume, as interrupted.
+ */
 async function fail(context: RunContext, progress: RunProgress, failure: Error): Promise<RunSummary> {
   const { log, options } = context;
   const final = isFinalFailure(failure, options.attempts ?? { made: 0, allowed: 1 }, options.resumable ?? true);
+  if (failure instanceof SyncInterruptedError && !final) {
+    await finish(context, progress, { status: 'interrupted' }, false);
+    log.info({ pages: progress.pages }, 'run interrupted by shutdown; it resumes from its checkpoint');
+    return { ...summaryOf(context, progress), status: 'interrupted', error: failure, final };
+  }
   const { kind, message } = recordOf(failure);
   await finish(context, progress, { status: 'failed', errorKind: kind, error: message }, final);
   log.error({ err: { kind, message }, pages: progress.pages, ...progress.counts, final }, 'run failed');

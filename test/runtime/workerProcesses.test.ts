@@ -182,7 +182,7 @@ describe('worker processes', () => {
     expect(notice.data.crashes).toBeGreaterThanOrEqual(2);
   }, 90_000);
 
-  it('drains on SIGTERM: stores the page in hand, exits by itself before its drain timeout, and the run resumes later', async () => {
+  it('drains on SIGTERM: stores the page in hand, records the run interrupted (logged at info), exits by itself before its drain timeout, and the run resumes later', async () => {
     const proxy = await startHoldingProxy(simulator.musicBaseUrl);
     try {
       const tree = config();
@@ -201,6 +201,9 @@ describe('worker processes', () => {
       const { code } = await exitOf(worker, 30_000);
       expect(code, worker.output()).toBe(0);
       expect(worker.output()).not.toContain('drain timed out');
+      expect(worker.output()).toContain('run interrupted by shutdown; it resumes from its checkpoint');
+      expect(worker.output()).not.toContain('run failed');
+      expect((await run(runId))!.status).toBe('interrupted');
       const { rows: stored } = await database.pool.query<{ page_seq: number }>('select page_seq from envelopes where run_id = $1 order by page_seq', [runId]);
       expect(stored.map((envelope) => envelope.page_seq)).toEqual([1]);
       expect((await run(runId))!.pages).toBe(1);

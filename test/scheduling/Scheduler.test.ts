@@ -109,6 +109,13 @@ describe('Scheduler', () => {
     expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T03:00:00Z'))).toEqual({ queued: 1, skipped: 1 });
   });
 
+  it('skips a query whose previous run was interrupted by a shutdown and waits to resume, when overlap is skip', async () => {
+    const config = configWith('skip');
+    const run = await claimRunning('tick/artists/0/4');
+    await store.finishes.finish(run.id, { status: 'interrupted' }, () => undefined, run);
+    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T06:00:00Z'))).toEqual({ queued: 1, skipped: 1 });
+  });
+
   it('does not let a run abandoned long ago (no page for 15 minutes) block new ticks', async () => {
     const config = configWith('skip');
     const run = await claimRunning('tick/artists/0/3');

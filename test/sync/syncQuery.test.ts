@@ -122,12 +122,14 @@ describe('syncQuery', () => {
     expect(windows.rows.filter((row) => new URL(row.url).searchParams.has('startblock')).length).toBeGreaterThan(0);
   });
 
-  it('resumes an interrupted run after its last stored page', async () => {
+  it('records a run stopped by shutdown as interrupted, with no finish time, and resumes it after its last stored page', async () => {
     const query = queryOf(artistSearch('a', { limit: 20 }), 'artists');
     const runKey = `test/${randomUUID()}`;
     const stop = new AbortController();
     const first = await sync(query, { runKey, signal: stop.signal, onPage: (progress) => (progress.pages === 3 ? stop.abort() : undefined) });
-    expect(first).toMatchObject({ status: 'failed', pages: 3 });
+    expect(first).toMatchObject({ status: 'interrupted', pages: 3 });
+    const { rows: interrupted } = await database.pool.query('select status, finished_at, error from sync_runs where id = $1', [first.runId]);
+    expect(interrupted).toEqual([{ status: 'interrupted', finished_at: null, error: null }]);
     const resumed = await sync(query, { runKey });
     expect(resumed).toMatchObject({ status: 'succeeded', runId: first.runId, attempt: 2 });
     const pages = await database.pool.query<{ page_seq: number; url: string }>(`select page_seq, request_url as url from envelopes where run_id = $1 order by page_seq`, [first.runId]);

@@ -1,0 +1,4 @@
+ALTER TABLE "sync_runs" DROP CONSTRAINT "sync_runs_status_check";--> statement-breakpoint
+DROP INDEX "sync_runs_running_idx";--> statement-breakpoint
+CREATE INDEX "sync_runs_unfinished_idx" ON "sync_runs" USING btree ("job","query_index") WHERE "sync_runs"."status" in ('running', 'interrupted');--> statement-breakpoint
+ALTER TABLE "sync_runs" ADD CONSTRAINT "sync_runs_status_check" CHECK ("sync_runs"."status" in ('running', 'interrupted', 'succeeded', 'failed'));
