@@ -151,6 +151,8 @@ export const workerSchema = z.strictObject({
    * Counted apart from attempts: a crashed run resumes from its checkpoint and has failed nothing.
    */
   maxCrashes: nonNegativeInt.default(50),
+  /** How long a database outage (Postgres down or restarting) is waited out, at each step of a run, before it fails the attempt. */
+  databaseOutageMs: nonNegativeInt.default(180_000),
   /** On SIGTERM, how long to wait for current pages to be stored before exiting anyway. */
   drainTimeoutMs: positiveInt.default(30_000),
   keepCompleted: keepJobsSchema.default({ ageS: 7 * 86_400, count: 1_000 }),

@@ -179,12 +179,16 @@ export class SyncWorker {
         logger,
         noticeFor: this.runtime.noticeFor,
         signal: this.shutdown.signal,
+        databaseOutageMs: config.worker.databaseOutageMs,
         attempts: { made: job.attemptsMade, allowed: job.opts.attempts ?? 1 },
         onPage: (progress) => {
           metrics?.pageStored(query.sourceName, query.records.kind, progress.pageCounts);
           if (performance.now() - progressAt < PROGRESS_INTERVAL_MS) return;
           progressAt = performance.now();
-          return job.updateProgress({ pages: progress.pages, records: progress.records, expectedTotal: progress.expectedTotal ?? null });
+          // Best effort: a progress figure lost (Redis out of reach, the job's key gone) never fails a stored page.
+          return job.updateProgress({ pages: progress.pages, records: progress.records, expectedTotal: progress.expectedTotal ?? null }).catch((error: unknown) => {
+            logger.debug({ err: { message: (error as Error).message } }, 'progress not reported');
+          });
         },
         onRetry: (error) => metrics?.retried(query.sourceName, error.kind),
         onRateLimitWait: (waitedMs) => metrics?.waitedForRateLimit(query.sourceName, waitedMs),

@@ -8,6 +8,7 @@ import { createPaginator } from '../paging/paginatorStyles.js';
 import type { RecordCounts } from '../storage/RecordCounts.js';
 import { RunTakenOverError } from '../storage/PageWrites.js';
 import type { RunStore } from '../storage/RunStore.js';
+import { waitOutStorageOutage } from '../storage/storageOutage.js';
 import type { NoticeToQueue, RunIdentity, RunOutcome, RunState } from '../storage/runState.js';
 import { PagesAhead } from './PagesAhead.js';
 import { preparePages } from './preparePages.js';
@@ -41,6 +42,8 @@ export interface SyncQueryOptions {
   onRateLimitWait?: (waitedMs: number) => void;
   /** Stop after the page in hand (graceful shutdown); the run stays resumable. */
   signal?: AbortSignal;
+  /** How long a database outage is waited out, at each claim, page store or finish, before it fails the attempt (default 0). */
+  databaseOutageMs?: number;
 }
 
 export interface RunSummary {
@@ -72,7 +75,7 @@ interface RunContext {
  * completion notice are written together.
  */
 export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
-  const run = await options.store.claims.claim(identity);
+  const run = await outlasting(options, options.logger, () => options.store.claims.claim(identity));
   const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
   const context: RunContext = { query, run, log, options, started: performance.now() };
   if (run.status === 'succeeded') {
@@ -102,7 +105,7 @@ async function startingPoint(context: RunContext, paginator: Paginator): Promise
   const { query, run, options } = context;
   if (run.checkpoint) return run.checkpoint as RunCheckpoint;
   const checkpoint: RunCheckpoint = { position: paginator.start() };
-  const cursor = query.incremental ? await options.store.cursors.read(query.job, query.queryKey) : undefined;
+  const cursor = query.incremental ? await outlasting(options, context.log, () => options.store.cursors.read(query.job, query.queryKey)) : undefined;
   if (cursor !== undefined && query.incremental) checkpoint.incrementalStart = incrementalStart(cursor, query.incremental.overlap);
   return checkpoint;
 }
@@ -138,12 +141,8 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<S
       const { envelope, advance, records } = prepared;
       const cursorValue = progress.cursorWith(prepared.highest);
       const nextCheckpoint: RunCheckpoint = { ...checkpoint, position: advance.position };
-      const stored = await options.store.pages.storePage(
-        run.id,
-        progress.pages,
-        { ...envelope, kind: query.records.kind, records, checkpoint: nextCheckpoint, cursorValue },
-        query.sourceName,
-      );
+      const page = { ...envelope, kind: query.records.kind, records, checkpoint: nextCheckpoint, cursorValue };
+      const stored = await outlasting(options, log, () => options.store.pages.storePage(run.id, progress.pages, page, query.sourceName));
       progress.pageStored(stored, cursorValue);
       if (advance.done) stopReason = advance.reason;
       log.debug({ page: progress.pages, records: records.keys.length, ...stored.counts, bytes: envelope.bytes, latencyMs: Math.round(prepared.latencyMs) }, 'page stored');
@@ -187,11 +186,25 @@ async function succeed(context: RunContext, progress: RunProgress, stopReason: S
 
 /** Writes the run's final status, with its notice when `announce` and a webhook is configured. */
 async function finish(context: RunContext, progress: RunProgress, outcome: RunOutcome, announce: boolean): Promise<void> {
-  const { noticeFor } = context.options;
-  await context.options.store.finishes.finish(context.run.id, outcome, (finished) => (announce ? noticeFor?.(finished) : undefined), progress.state());
+  const { options, log, run } = context;
+  const { noticeFor } = options;
+  await outlasting(options, log, () => options.store.finishes.finish(run.id, outcome, (finished) => (announce ? noticeFor?.(finished) : undefined), progress.state()));
 }
 
 function summaryOf(context: RunContext, progress: RunProgress): Omit<RunSummary, 'status'> {
   const { run, started } = context;
   return { runId: run.id, attempt: run.attempt, pages: progress.pages, counts: { ...progress.counts }, durationMs: performance.now() - started };
+}
+
+/**
+ * A storage step that waits out a database outage (up to `databaseOutageMs`) rather than fail
+ * the attempt. A page whose write committed just before the connection dropped is refused on the
+ * retry as taken over; the queue then resumes the run from its checkpoint.
+ */
+function outlasting<T>(options: SyncQueryOptions, log: Logger, step: () => Promise<T>): Promise<T> {
+  return waitOutStorageOutage(step, {
+    maxWaitMs: options.databaseOutageMs ?? 0,
+    signal: options.signal,
+    onWait: (error, waitMs) => log.warn({ err: { message: (error as Error).message }, waitMs }, 'database out of reach; waiting it out'),
+  });
 }

@@ -77,6 +77,7 @@ export function registerRunCommand(program: Command): void {
           noticeFor: runtime.noticeFor,
           signal: interrupt.signal,
           resumable: false,
+          databaseOutageMs: config.worker.databaseOutageMs,
           onPage: (state) => progress.update(state),
         });
         progress.end();
