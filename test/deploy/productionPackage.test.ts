@@ -24,9 +24,30 @@ const run = promisify(execFile);
 async function installProductionPackage(): Promise<string> {
   const dir = await scratchDir('production-package');
   await Promise.all(['package.json', 'package-lock.json'].map((file) => cp(file, join(dir, file))));
-  await Promise.all([run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, timeout: 120_000 }), ensureBuilt()]);
+  // --prefer-offline: the tarballs the README's `npm install` just cached, without asking the registry again.
+  await Promise.all([installWithin(dir, ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], 150_000), ensureBuilt()]);
   for (const path of ['dist', 'migrations', 'feedsync.yaml']) await cp(path, join(dir, path), { recursive: true });
   return dir;
+}
+
+/**
+ * Runs npm in `dir`, in a process group of its own that is killed whole if it has not finished
+ * within `timeoutMs`: a stalled registry fails the test with a clear message rather than hang it.
+ */
+function installWithin(dir: string, args: string[], timeoutMs: number): Promise<void> {
+  const child = spawn('npm', args, { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
+  return new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`npm ${args.join(' ')} ${signal ? `was killed after ${timeoutMs} ms` : `exited with ${code}`}:\n${output}`));
+    });
+  });
 }
 
 /** A database of its own on which none of the bundled migrations is applied yet. */
