@@ -24,8 +24,11 @@ const run = promisify(execFile);
 async function installProductionPackage(): Promise<string> {
   const dir = await scratchDir('production-package');
   await Promise.all(['package.json', 'package-lock.json'].map((file) => cp(file, join(dir, file))));
-  // --prefer-offline: the tarballs the README's `npm install` just cached, without asking the registry again.
-  await Promise.all([installWithin(dir, ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], 150_000), ensureBuilt()]);
+  // From the tarballs the README's `npm install` just cached, without the registry (a stalled one
+  // once held this hook for minutes); from the registry only for what the cache lacks.
+  const install = ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'];
+  const installed = installWithin(dir, [...install, '--offline'], 120_000).catch(() => installWithin(dir, [...install, '--prefer-offline'], 110_000));
+  await Promise.all([installed, ensureBuilt()]);
   for (const path of ['dist', 'migrations', 'feedsync.yaml']) await cp(path, join(dir, path), { recursive: true });
   return dir;
 }
