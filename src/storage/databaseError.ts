@@ -4,10 +4,14 @@ export interface DatabaseFailure {
   message: string;
 }
 
+/** An error and its causes, outermost first: drivers and Drizzle wrap the error that says what happened. */
+export function* causesOf(error: unknown): Generator<Error & { code?: unknown }> {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) yield current;
+}
+
 export function databaseFailureOf(error: unknown): DatabaseFailure | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return { code, message: current.message };
+  for (const cause of causesOf(error)) {
+    if (typeof cause.code === 'string' && /^[0-9A-Z]{5}$/.test(cause.code)) return { code: cause.code, message: cause.message };
   }
   return undefined;
 }

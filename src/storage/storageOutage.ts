@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseFailureOf } from './databaseError.js';
+import { causesOf, databaseFailureOf } from './databaseError.js';
 
 /** Socket errors of a database that is down or restarting. */
 const LOST_CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
@@ -15,10 +15,9 @@ const LONGEST_WAIT_MS = 5_000;
 export function isStorageOutage(error: unknown): boolean {
   const failure = databaseFailureOf(error);
   if (failure) return failure.code.startsWith('08') || failure.code.startsWith('57P');
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && LOST_CONNECTION_CODES.has(code)) return true;
-    if (/^Connection terminated/.test(current.message)) return true;
+  for (const cause of causesOf(error)) {
+    if (typeof cause.code === 'string' && LOST_CONNECTION_CODES.has(cause.code)) return true;
+    if (/^Connection terminated/.test(cause.message)) return true;
   }
   return false;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../src/localstack/freePort.js';
 import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
+import { waitFor } from '../support/waitFor.js';
 import type { Target } from './report.js';
 import { REPO_ROOT, stopChild, type SimulatorUrls } from './simulatorProcess.js';
 import { procStatusMB } from './workerChild.js';
@@ -61,15 +62,11 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
 }
 
 /** Polls the worker's /readyz until it answers 200; fails if the worker exits or takes too long. */
-async function untilReady(child: ChildProcess, readyUrl: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
+function untilReady(child: ChildProcess, readyUrl: string): Promise<true> {
+  return waitFor(`the idle worker's ${readyUrl} to answer 200`, async () => {
     if (child.exitCode !== null) throw new Error(`the idle worker exited (code ${child.exitCode}) before it was ready`);
-    const status = await fetch(readyUrl).then((response) => response.status, () => undefined);
-    if (status === 200) return;
-    await sleep(100);
-  }
-  throw new Error(`the idle worker was not ready at ${readyUrl} within ${READY_TIMEOUT_MS} ms`);
+    return fetch(readyUrl).then((response) => response.status === 200, () => false);
+  }, READY_TIMEOUT_MS);
 }
 
 /** Wanted at most, in MB: what a worker holds between runs is the floor of every deployment. */

@@ -95,15 +95,21 @@ const run = (id: string) =>
     )
     .then((r) => r.rows[0]);
 
-/** Kills the run's worker with SIGKILL `times` times, each after more pages were stored, starting a new worker after each. */
-async function crashWorkerOfRun(runId: string, first: FeedsyncProcess, file: string, times: number): Promise<void> {
-  let worker = first;
+/**
+ * Queues a run of this config for a worker, then kills that worker with SIGKILL `times` times,
+ * each after more pages were stored, starting a new worker after each; returns the run id.
+ */
+async function runWithCrashes(tree: ConfigInput, times: number): Promise<string> {
+  const file = await writeConfig(tree);
+  let worker = await spawn('worker', file);
+  const runId = await enqueue(file);
   for (let kill = 1; kill <= times; kill++) {
     await waitFor(`pages after crash ${kill - 1}`, async () => ((await run(runId))?.pages ?? 0) >= kill * 3, 30_000);
     worker.kill('SIGKILL');
     await worker.exited;
     worker = await spawn('worker', file);
   }
+  return runId;
 }
 
 async function expectCompleteAndUnique(runId: string) {
@@ -142,10 +148,7 @@ describe('worker processes', () => {
   it('finishes a run whose worker crashes three times, with the default worker.maxCrashes, and records the three crashes apart from attempts', async () => {
     simulator.setFaults('music', { latencyMs: 60 });
     const tree = config();
-    const file = await writeConfig(tree);
-    const worker = await spawn('worker', file);
-    const runId = await enqueue(file);
-    await crashWorkerOfRun(runId, worker, file, 3);
+    const runId = await runWithCrashes(tree, 3);
     const finished = await waitFor('the run to finish', async () => {
       const row = await run(runId);
       return row?.status !== 'running' && row;
@@ -161,10 +164,7 @@ describe('worker processes', () => {
     simulator.setFaults('music', { latencyMs: 60 });
     const tree = config({ worker: { maxCrashes: 1 } });
     tree.webhook = { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid };
-    const file = await writeConfig(tree);
-    const worker = await spawn('worker', file);
-    const runId = await enqueue(file);
-    await crashWorkerOfRun(runId, worker, file, 2);
+    const runId = await runWithCrashes(tree, 2);
     const failed = await waitFor('the run to be recorded as failed', async () => {
       const row = await run(runId);
       return row?.status === 'failed' && row;

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { scratchDir } from './scratchDir.js';
 
+// Apart, so that code outside vitest (the bench) can poll too.
+export { waitFor } from './waitFor.js';
+
 /** A `feedsync` CLI process started by a test, with its output kept. */
 export interface FeedsyncProcess {
   child: ChildProcess;
@@ -34,13 +37,3 @@ export function startFeedsync(args: string[], env: Record<string, string>): Feed
   return { child, pid: child.pid ?? 0, output: () => output, exited, kill: (signal) => child.kill(signal) };
 }
 
-/** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
