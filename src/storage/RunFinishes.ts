@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { columnsOf } from './columnsOf.js';
 import type { DatabaseClock } from './DatabaseClock.js';
 import { NaturalBatcher } from './NaturalBatcher.js';
-import { runStateOf, type NoticeToQueue, type RunOutcome, type RunRow, type RunState } from './runState.js';
+import { isPaused, runStateOf, type NoticeToQueue, type RunOutcome, type RunRow, type RunState } from './runState.js';
 import { finishRuns, type FinishRunsParams } from './statements/finishRuns.js';
 import { readRunToFinish } from './statements/readRunToFinish.js';
 
@@ -83,6 +83,6 @@ export class RunFinishes {
 
 function finishedState(run: RunState, outcome: RunOutcome, finishedAt: Date): RunState {
   const crashes = Math.max(run.crashes, outcome.crashes ?? 0);
-  const ended = outcome.status === 'interrupted' ? null : finishedAt;
+  const ended = isPaused(outcome.status) ? null : finishedAt;
   return { ...run, status: outcome.status, finishedAt: ended, crashes, errorKind: outcome.errorKind ?? null, error: outcome.error ?? null };
 }

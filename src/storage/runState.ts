@@ -15,6 +15,11 @@ export interface RunIdentity {
   crashes?: number;
 }
 
+/** A run that waits in the queue to go on: it has no finish time. */
+export function isPaused(status: RunState['status']): boolean {
+  return status === 'interrupted' || status === 'retrying';
+}
+
 export interface RunState {
   id: string;
   runKey: string;
@@ -25,8 +30,11 @@ export interface RunState {
   query: RunIdentity['query'];
   attempt: number;
   crashes: number;
-  /** `interrupted`: stopped by a shutdown after a stored page; it resumes from its checkpoint when taken up again. */
-  status: 'running' | 'interrupted' | 'succeeded' | 'failed';
+  /**
+   * `interrupted`: stopped by a shutdown after a stored page; `retrying`: failed with attempts
+   * left. Both resume from their checkpoint when the queue takes them up again.
+   */
+  status: 'running' | 'interrupted' | 'retrying' | 'succeeded' | 'failed';
   /** The pipeline's resume point, stored as JSON; opaque here. */
   checkpoint: unknown;
   pages: number;
@@ -40,9 +48,9 @@ export interface RunState {
   version: string;
 }
 
-/** How a run ended, or paused (`interrupted`), as its finish records it. */
+/** How a run ended, or paused (`interrupted`, `retrying`), as its finish records it. */
 export interface RunOutcome {
-  status: 'succeeded' | 'failed' | 'interrupted';
+  status: 'succeeded' | 'failed' | 'interrupted' | 'retrying';
   stopReason?: string;
   errorKind?: string;
   error?: string;

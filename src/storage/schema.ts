@@ -14,8 +14,11 @@ export const syncRuns = pgTable(
     queryKey: text('query_key').notNull(),
     /** The query as sent (q and params), never the key. */
     query: jsonb('query').notNull(),
-    /** `interrupted`: stopped by a shutdown after a stored page, waiting in the queue to resume. */
-    status: text('status', { enum: ['running', 'interrupted', 'succeeded', 'failed'] }).notNull().default('running'),
+    /**
+     * `interrupted`: stopped by a shutdown after a stored page, waiting in the queue to resume.
+     * `retrying`: failed with attempts left, waiting in the queue for its next. `failed` is final.
+     */
+    status: text('status', { enum: ['running', 'interrupted', 'retrying', 'succeeded', 'failed'] }).notNull().default('running'),
     attempt: integer('attempt').notNull().default(1),
     /** Times the run's worker crashed mid-run (BullMQ found its job stalled), counted apart from attempts. */
     crashes: integer('crashes').notNull().default(0),
@@ -39,8 +42,10 @@ export const syncRuns = pgTable(
     uniqueIndex('sync_runs_run_key_idx').on(table.runKey),
     index('sync_runs_job_started_idx').on(table.job, table.startedAt),
     // The overlap check looks for the few unfinished runs of a query among all its runs ever.
-    index('sync_runs_unfinished_idx').on(table.job, table.queryIndex).where(sql`${table.status} in ('running', 'interrupted')`),
-    check('sync_runs_status_check', sql`${table.status} in ('running', 'interrupted', 'succeeded', 'failed')`),
+    index('sync_runs_unfinished_idx').on(table.job, table.queryIndex).where(sql`${table.status} in ('running', 'interrupted', 'retrying')`),
+    // The reconciler's look for unfinished runs whose queue job may be gone, oldest first.
+    index('sync_runs_unfinished_updated_idx').on(table.updatedAt).where(sql`${table.status} in ('running', 'interrupted', 'retrying')`),
+    check('sync_runs_status_check', sql`${table.status} in ('running', 'interrupted', 'retrying', 'succeeded', 'failed')`),
   ],
 );
 

@@ -158,8 +158,8 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<S
 }
 
 /**
- * Records the run as failed, its notice queued only when the failure is final; or, stopped by a
- * shutdown that leaves it to resume, as interrupted.
+ * Records the run as failed, with its notice, when the failure is final; as retrying when an
+ * attempt is left; or, stopped by a shutdown that leaves it to resume, as interrupted.
  */
 async function fail(context: RunContext, progress: RunProgress, failure: Error): Promise<RunSummary> {
   const { log, options } = context;
@@ -170,8 +170,10 @@ async function fail(context: RunContext, progress: RunProgress, failure: Error):
     return { ...summaryOf(context, progress), status: 'interrupted', error: failure, final };
   }
   const { kind, message } = recordOf(failure);
-  await finish(context, progress, { status: 'failed', errorKind: kind, error: message }, final);
-  log.error({ err: { kind, message }, pages: progress.pages, ...progress.counts, final }, 'run failed');
+  await finish(context, progress, { status: final ? 'failed' : 'retrying', errorKind: kind, error: message }, final);
+  const fields = { err: { kind, message }, pages: progress.pages, ...progress.counts, final };
+  if (final) log.error(fields, 'run failed');
+  else log.warn(fields, 'run attempt failed; it will be retried from its checkpoint');
   return { ...summaryOf(context, progress), status: 'failed', error: failure, final };
 }
 

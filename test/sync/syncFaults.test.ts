@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 beforeEach(() => simulator.reset());
 
-async function run(sourceConfig: Config = config) {
+async function run(sourceConfig: Config = config, attempts?: { made: number; allowed: number }) {
   const query = queryOf(sourceConfig, 'artists');
   const client = new SourceClient('music', query.source);
   clients.push(client);
@@ -41,7 +41,7 @@ async function run(sourceConfig: Config = config) {
   const summary = await syncQuery(
     query,
     { runKey: `test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: query.queryKey, query: { q: 'a', params: query.params } },
-    { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capture.logger, noticeFor: completionNotice, onRetry: (error) => retries.push(error.kind) },
+    { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capture.logger, noticeFor: completionNotice, attempts, onRetry: (error) => retries.push(error.kind) },
   );
   return { summary, retries, lines: capture.lines };
 }
@@ -113,6 +113,18 @@ describe('syncQuery under upstream faults', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'failed', type: 'sync.failed' });
     expect(JSON.parse(rows[0]!.body)).toMatchObject({ type: 'sync.failed', data: { runId: summary.runId, job: 'artists', error: { kind: 'temporary' } } });
+  });
+
+  it('records a failure with a queue attempt left as retrying, with no finish time and no notice yet', async () => {
+    simulator.setFaults('music', { shares: { serverError: 1 } });
+    const { summary, lines } = await run(config, { made: 0, allowed: 2 });
+    expect(summary).toMatchObject({ status: 'failed', final: false });
+    const { rows } = await database.pool.query<{ status: string; finished_at: Date | null; error_kind: string; notices: string }>(
+      `select status, finished_at, error_kind, (select count(*) from notices n where n.run_id = r.id) as notices from sync_runs r where id = $1`,
+      [summary.runId],
+    );
+    expect(rows[0]).toEqual({ status: 'retrying', finished_at: null, error_kind: 'temporary', notices: '0' });
+    expect(lines.some((line) => line.includes('run attempt failed; it will be retried from its checkpoint'))).toBe(true);
   });
 
   it('keeps the API key out of every log line and every table', async () => {

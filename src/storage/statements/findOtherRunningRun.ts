@@ -10,14 +10,14 @@ export interface FindOtherRunningRunParams {
 }
 
 /**
- * A run of this job and query, other than :runKey, that is unfinished (running, or interrupted
- * and waiting to resume) and stored a page (or started) recently. The statuses are literals, not
+ * A run of this job and query, other than :runKey, that is unfinished (running, or interrupted or
+ * retrying and waiting in the queue) and stored a page (or started) recently. The statuses are literals, not
  * parameters: only then can a generic plan use the partial index on unfinished runs.
  */
 export const findOtherRunningRun = new NamedStatement<FindOtherRunningRunParams>(
-  'feedsync_find_other_running_run_v2',
+  'feedsync_find_other_running_run_v3',
   `select id from sync_runs
-    where job = :job::text and query_index = :queryIndex::int and status in ('running', 'interrupted') and run_key <> :runKey::text
+    where job = :job::text and query_index = :queryIndex::int and status in ('running', 'interrupted', 'retrying') and run_key <> :runKey::text
       and updated_at > now() - make_interval(secs => :staleAfterMs::double precision / 1000)
     limit 1`,
 );

@@ -19,14 +19,14 @@ export interface FinishRunsParams {
 }
 
 /**
- * Records each run's final status (or `interrupted`, which has no finish time), its incremental
+ * Records each run's final status (or `interrupted` or `retrying`, which have no finish time), its incremental
  * cursor and its outbox notice together;
  * returns the ids of the runs written. A finish time sent from this machine is at most a
  * millisecond short of the start (a JS Date drops the microseconds); `greatest` keeps the row
  * from ending before it started.
  */
 export const finishRuns = new NamedStatement<FinishRunsParams>(
-  'feedsync_finish_writes_v5',
+  'feedsync_finish_writes_v6',
   `with outcome as (
       select * from unnest(:runIds::uuid[], :versions::text[], :statuses::text[], :finishedAts::timestamptz[], :stopReasons::text[], :errorKinds::text[],
           :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[], :crashes::int[])
@@ -34,7 +34,7 @@ export const finishRuns = new NamedStatement<FinishRunsParams>(
     ),
     run as (
       update sync_runs s
-      set status = o.status, finished_at = case when o.status = 'interrupted' then null else greatest(o.finished_at, s.started_at) end, stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error,
+      set status = o.status, finished_at = case when o.status in ('interrupted', 'retrying') then null else greatest(o.finished_at, s.started_at) end, stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error,
         crashes = greatest(s.crashes, coalesce(o.crashes, 0)), updated_at = now()
       from outcome o
       where s.id = o.id and s.xmin::text = o.version
