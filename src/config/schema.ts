@@ -153,6 +153,11 @@ export const workerSchema = z.strictObject({
   maxCrashes: nonNegativeInt.default(50),
   /** How long a database outage (Postgres down or restarting) is waited out, at each step of a run, before it fails the attempt. */
   databaseOutageMs: nonNegativeInt.default(180_000),
+  /**
+   * How often each worker process looks for unfinished runs whose queue job is gone (a Redis that
+   * lost its data) and queues them again, to resume from their checkpoint (0: never).
+   */
+  reconcileIntervalMs: nonNegativeInt.default(60_000),
   /** On SIGTERM, how long to wait for current pages to be stored before exiting anyway. */
   drainTimeoutMs: positiveInt.default(30_000),
   keepCompleted: keepJobsSchema.default({ ageS: 7 * 86_400, count: 1_000 }),

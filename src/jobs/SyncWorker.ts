@@ -1,23 +1,23 @@
 import { setMaxListeners } from 'node:events';
+import { hostname } from 'node:os';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { Logger } from '../observability/logger.js';
-import type { Database } from '../storage/database.js';
-import { hasNotice } from '../storage/noticeQueries.js';
+import { RunTakenOverError } from '../storage/PageWrites.js';
 import type { RunStore } from '../storage/RunStore.js';
 import type { NoticeToQueue, RunOutcome, RunState } from '../storage/runState.js';
 import type { SourceRegistry } from '../sync/SourceRegistry.js';
 import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
+import { AbandonedRuns } from './AbandonedRuns.js';
 import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
 
 /** What the sync worker runs with: the parts of a process it shares. */
 export interface SyncWorkerRuntime {
   config: Config;
   store: RunStore;
-  storage: { db: Database };
   sources: SourceRegistry;
   logger: Logger;
   metrics: FeedsyncMetrics | undefined;
@@ -64,6 +64,8 @@ export class SyncWorker {
   private readonly shutdown = new AbortController();
   private readonly queues: Queues;
   private readonly handToRunningDrain: () => boolean;
+  /** Closes runs whose job BullMQ failed for good without the run recording it. */
+  readonly abandoned: AbandonedRuns;
 
   constructor(
     private readonly runtime: SyncWorkerRuntime,
@@ -71,9 +73,12 @@ export class SyncWorker {
   ) {
     this.queues = queues;
     this.handToRunningDrain = handToRunningDrain ?? (() => false);
+    this.abandoned = new AbandonedRuns({ ...runtime, requestDrain: () => this.requestDrain() });
     const { worker: settings } = runtime.config;
     this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
       connection,
+      // Kept with each job it takes (processedBy): which process holds a run.
+      name: `${hostname()}:${process.pid}`,
       prefix: settings.prefix,
       concurrency: settings.concurrency,
       lockDuration: settings.lockDurationMs,
@@ -92,7 +97,7 @@ export class SyncWorker {
       // BullMQ's own verdict, not the run's: this also sees what never reached syncQuery's decision
       // (a stall, a lost lock, a finish that could not be written).
       const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || STALLED_TOO_OFTEN.test(error.message);
-      if (final) void this.closeAbandonedRun(job, error);
+      if (final) void this.abandoned.close(job.data.runKey, (run) => abandonedOutcome(run, job, error, settings.maxCrashes));
     });
   }
 
@@ -122,26 +127,6 @@ export class SyncWorker {
     if (!this.handToRunningDrain()) await queueOutboxDrain(this.queues);
   }
 
-  /**
-   * A job that failed for good without its processor recording the outcome (stalled too often,
-   * or Postgres down at the end): the run is closed as failed and its notice queued, so that no
-   * run stays "running" and no failure goes unannounced.
-   */
-  private async closeAbandonedRun(job: Job<SyncJobData, SyncJobResult>, error: Error): Promise<void> {
-    const { store, storage, logger, noticeFor } = this.runtime;
-    try {
-      const run = await store.claims.findByKey(job.data.runKey);
-      if (!run || run.status === 'succeeded') return;
-      if (run.status === 'failed' && (!noticeFor || (await hasNotice(storage.db, run.id)))) return;
-      await store.finishes.finish(run.id, abandonedOutcome(run, job, error, this.runtime.config.worker.maxCrashes), (ended) => noticeFor?.(ended));
-      if (noticeFor) await this.requestDrain();
-      this.runtime.metrics?.runEnded(job.data.job, 'failed');
-      logger.error({ runId: run.id, runKey: run.runKey, err: { message: error.message } }, 'run abandoned by its job; recorded as failed');
-    } catch (closeError) {
-      logger.error({ runKey: job.data.runKey, err: { message: (closeError as Error).message } }, 'could not record an abandoned run; `feedsync status` shows it as running');
-    }
-  }
-
   private async process(job: Job<SyncJobData, SyncJobResult>, token: string | undefined): Promise<SyncJobResult> {
     const { config, store, sources, logger } = this.runtime;
     const data = job.data;
@@ -159,7 +144,7 @@ export class SyncWorker {
     }
     const metrics = this.runtime.metrics;
     let progressAt = performance.now();
-    const summary = await syncQuery(
+    const summary = await handingBackTakeOvers(job, token, () => syncQuery(
       query,
       {
         id: data.runId,
@@ -185,15 +170,16 @@ export class SyncWorker {
           metrics?.pageStored(query.sourceName, query.records.kind, progress.pageCounts);
           if (performance.now() - progressAt < PROGRESS_INTERVAL_MS) return;
           progressAt = performance.now();
-          // Best effort: a progress figure lost (Redis out of reach, the job's key gone) never fails a stored page.
-          return job.updateProgress({ pages: progress.pages, records: progress.records, expectedTotal: progress.expectedTotal ?? null }).catch((error: unknown) => {
+          // Best effort, not awaited: a Redis out of reach never holds up the next page, and a
+          // progress figure lost (the job's key gone) never fails a stored page.
+          void job.updateProgress({ pages: progress.pages, records: progress.records, expectedTotal: progress.expectedTotal ?? null }).catch((error: unknown) => {
             logger.debug({ err: { message: (error as Error).message } }, 'progress not reported');
           });
         },
         onRetry: (error) => metrics?.retried(query.sourceName, error.kind),
         onRateLimitWait: (waitedMs) => metrics?.waitedForRateLimit(query.sourceName, waitedMs),
       },
-    );
+    ));
     const result: SyncJobResult = { runId: summary.runId, status: summary.status, pages: summary.pages, records: summary.counts };
     if (summary.status === 'interrupted') {
       // Back to the queue without using an attempt; the next worker resumes from the checkpoint.
@@ -215,10 +201,26 @@ export class SyncWorker {
 }
 
 /**
+ * Runs a run's attempt; if its row was taken over meanwhile, hands the job back to the queue
+ * without using an attempt. Either another worker holds the job now (its lock moved, and this
+ * hand-back fails harmlessly), or this worker's own page write committed as the database
+ * connection dropped, and the next take-up resumes after that page.
+ */
+async function handingBackTakeOvers<T>(job: Job<SyncJobData, SyncJobResult>, token: string | undefined, attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(error instanceof RunTakenOverError)) throw error;
+    await job.moveToDelayed(Date.now(), token);
+    throw new DelayedError();
+  }
+}
+
+/**
  * Why BullMQ failed a run's job for good without the run recording it: its worker crashed more
  * often than worker.maxCrashes allows, or the run's own last failure could not be recorded.
  */
-function abandonedOutcome(run: RunState, job: Job<SyncJobData, SyncJobResult>, error: Error, maxCrashes: number): RunOutcome {
+export function abandonedOutcome(run: RunState, job: Job<SyncJobData, SyncJobResult>, error: Error, maxCrashes: number): RunOutcome {
   if (STALLED_TOO_OFTEN.test(error.message)) {
     const error = `the run's worker crashed more than worker.maxCrashes (${maxCrashes}) times; it stopped after page ${run.pages}`;
     return { status: 'failed', errorKind: 'crashed_too_often', error, crashes: job.stalledCounter };

@@ -2,6 +2,7 @@ import { QueueEvents, type ConnectionOptions } from 'bullmq';
 import { findJob } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import { manualRunIdentity } from '../sync/runJobNow.js';
+import { queuedRunKey } from '../sync/runKeys.js';
 import { SYNC_QUEUE, type Queues } from './queues.js';
 import type { SyncJobResult } from './SyncWorker.js';
 
@@ -19,7 +20,7 @@ export async function enqueueRuns(config: Config, queues: Queues, jobName: strin
   const job = findJob(config, jobName);
   const indexes = queryIndex === undefined ? job.queries.map((_, index) => index) : [queryIndex];
   const runs = indexes.map((index): EnqueuedRun => {
-    const identity = manualRunIdentity(config, jobName, index);
+    const identity = manualRunIdentity(config, jobName, index, queuedRunKey);
     return { runId: identity.id!, runKey: identity.runKey, queryIndex: index };
   });
   // In bulk: one round trip per BULK runs rather than one per run (a job with many queries).

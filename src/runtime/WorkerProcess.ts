@@ -11,6 +11,7 @@ import { SourceRegistry } from '../sync/SourceRegistry.js';
 import { NotifyWorker } from '../notices/NotifyWorker.js';
 import { openQueues, redisConnection, type Queues } from '../jobs/queues.js';
 import { SyncWorker } from '../jobs/SyncWorker.js';
+import { RunReconciler } from '../jobs/RunReconciler.js';
 
 export interface WorkerProcessOptions {
   config: Config;
@@ -44,6 +45,7 @@ export class WorkerProcess {
     readonly notifyWorker: NotifyWorker | undefined,
     readonly scheduler: Scheduler | undefined,
     readonly ops: OpsServer | undefined,
+    readonly reconciler: RunReconciler | undefined,
   ) {}
 
   static async open(options: WorkerProcessOptions): Promise<WorkerProcess> {
@@ -73,9 +75,12 @@ export class WorkerProcess {
     const syncWorker = options.roles.worker
       ? new SyncWorker(runtime, { connection: connect(), queues, handToRunningDrain: notifyWorker ? () => notifyWorker.handToRunningDrain() : undefined })
       : undefined;
+    const reconciler = syncWorker
+      ? new RunReconciler(runtime, queues, shared, syncWorker.abandoned, { intervalMs: config.worker.reconcileIntervalMs, idleForMs: config.worker.lockDurationMs })
+      : undefined;
     const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store.running, shared, runtime.logger) : undefined;
     const ops = options.http ? new OpsServer({ runtime, queues, redis: shared, metrics, dashboardAuth: options.dashboardAuth }) : undefined;
-    return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler, ops);
+    return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler, ops, reconciler);
   }
 
   /** Starts every part; resolves once they are taking work. */
@@ -90,12 +95,14 @@ export class WorkerProcess {
       worker.run().catch((error: unknown) => this.runtime.logger.error({ err: error }, 'worker stopped with an error'));
       await worker.waitUntilReady();
     }
+    this.reconciler?.start();
     this.runtime.logger.info({ scheduler: !!this.scheduler, worker: !!this.syncWorker }, 'feedsync started');
   }
 
   /** Stops the scheduler, drains the workers (bounded), then closes connections. */
   async close(): Promise<void> {
     await this.scheduler?.stop();
+    await this.reconciler?.stop();
     const drained = (await this.syncWorker?.close()) ?? true;
     if (!drained) this.runtime.logger.warn('drain timed out; unfinished runs resume elsewhere from their checkpoints');
     await this.notifyWorker?.close();

@@ -4,7 +4,7 @@ import type { Config, JobConfig } from '../config/schema.js';
 import type { Queues } from '../jobs/queues.js';
 import type { Logger } from '../observability/logger.js';
 import type { RunningRuns } from '../storage/RunningRuns.js';
-import { tickRunKey } from './runKeys.js';
+import { tickRunKey } from '../sync/runKeys.js';
 
 
 const MISSED_TICK_TOLERANCE_MS = 60_000;

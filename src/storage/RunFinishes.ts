@@ -55,6 +55,15 @@ export class RunFinishes {
     }
   }
 
+  /**
+   * Finishes the run only if its row is still as `run` read it: undefined if it moved (another
+   * process is acting on it). For closing runs from outside, where two closers must not both write.
+   */
+  async finishIfUnchanged(run: RunState, outcome: RunOutcome, notice: (run: RunState) => NoticeToQueue | undefined): Promise<RunState | undefined> {
+    const finished = finishedState(run, outcome, this.clock.now(run.startedAt));
+    return (await this.batches.run({ run: finished, version: run.version, outcome, notice: notice(finished) })) ? finished : undefined;
+  }
+
   /** Writes a batch of finished states; false for each run no longer at its version. */
   private async finishBatch(writes: readonly FinishWrite[]): Promise<boolean[]> {
     const params = columnsOf<FinishWrite, FinishRunsParams>(writes, ({ run, version, outcome, notice }) => {

@@ -1,10 +1,15 @@
 import type pg from 'pg';
+import { runStateOf, type RunState } from './runState.js';
+import { findIdleRuns, type IdleRunRow } from './statements/findIdleRuns.js';
 import { findOtherRunningRun } from './statements/findOtherRunningRun.js';
 
 /** A "running" run with no stored page for this long is taken to be abandoned by the overlap policy. */
 const STALE_RUN_MS = 15 * 60_000;
 
-/** The overlap check: whether a query already has a run in progress. */
+/** An unfinished run that has not changed for a while, with the tick it was scheduled for. */
+export type IdleRun = RunState & { scheduledFor: Date | null };
+
+/** Runs in progress: the overlap check, and those that have gone quiet. */
 export class RunningRuns {
   constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
 
@@ -12,5 +17,11 @@ export class RunningRuns {
   async anotherIsRunning(job: string, queryIndex: number, runKey: string): Promise<boolean> {
     const { rows } = await this.pool.query(findOtherRunningRun.with({ job, queryIndex, runKey, staleAfterMs: STALE_RUN_MS }));
     return rows.length > 0;
+  }
+
+  /** Unfinished runs whose key matches one of `runKeyPatterns` and whose row has not changed for `idleForMs`, longest idle first. */
+  async idle(idleForMs: number, runKeyPatterns: string[], limit: number): Promise<IdleRun[]> {
+    const { rows } = await this.pool.query<IdleRunRow>(findIdleRuns.with({ idleForMs, runKeyPatterns, limit }));
+    return rows.map((row) => ({ ...runStateOf(row), scheduledFor: row.scheduled_for }));
   }
 }

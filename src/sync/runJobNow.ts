@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import type { RunIdentity } from '../storage/runState.js';
+import { inProcessRunKey } from './runKeys.js';
 import type { SourceRegistry } from './SourceRegistry.js';
 import { syncQuery, type RunSummary, type SyncQueryOptions } from './syncQuery.js';
 
 export type RunJobOptions = Omit<SyncQueryOptions, 'client' | 'gate'> & { sources: SourceRegistry };
 
-/** The identity of a manual ("sync now") run: a fresh key, so it always runs. */
-export function manualRunIdentity(config: Config, job: string, queryIndex: number): RunIdentity {
+/** The identity of a manual ("sync now") run, queued or in this process: a fresh key, so it always runs. */
+export function manualRunIdentity(config: Config, job: string, queryIndex: number, keyOf: (job: string, queryIndex: number, runId: string) => string): RunIdentity {
   const query = resolveQuery(config, findJob(config, job), queryIndex);
   const id = randomUUID();
   return {
     id,
-    runKey: `manual/${job}/${queryIndex}/${id}`,
+    runKey: keyOf(job, queryIndex, id),
     job,
     source: query.sourceName,
     queryIndex,
@@ -30,7 +31,7 @@ export async function runJobNow(config: Config, jobName: string, queryIndex: num
   for (const index of indexes) {
     const query = resolveQuery(config, job, index);
     summaries.push(
-      await syncQuery(query, manualRunIdentity(config, jobName, index), {
+      await syncQuery(query, manualRunIdentity(config, jobName, index, inProcessRunKey), {
         ...options,
         client: options.sources.client(query.sourceName),
         gate: options.sources.gate(query.sourceName),

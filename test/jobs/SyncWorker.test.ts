@@ -8,7 +8,8 @@ import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
 import { redisConnection } from '../../src/jobs/queues.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { startTestReceiver, type TestReceiver } from '../support/testReceiver.js';
@@ -147,6 +148,24 @@ describe('SyncWorker', () => {
       return rows[0]!.n === '0';
     });
     expect(receiver.received.map(noticeType)).toEqual(['sync.succeeded']);
+  });
+
+  it('hands a run whose row was taken over mid-attempt back to the queue without using its one attempt, and the run resumes to the end', async () => {
+    simulator.setFaults('music', { latencyMs: 50 });
+    const config = configWith({}, { attempts: 1 });
+    const process = await start(config);
+    const [run] = await enqueueRuns(config, process.queues, 'artists');
+    const pages = async () => (await database.pool.query<{ pages: number }>('select pages from sync_runs where id = $1', [run!.runId])).rows[0]?.pages ?? 0;
+    await waitFor('two pages stored', async () => (await pages()) >= 2);
+    // What a page write that committed as its connection dropped looks like to the worker: the row moved under it.
+    const query = process.runtime.config.jobs[0]!;
+    await openRunStore(database.db).claims.claim({ runKey: run!.runKey, job: 'artists', source: 'music', queryIndex: 0, queryKey: queryOf(config, query.name).queryKey, query: { q: 'a', params: {} } });
+    await waitFor('the run to succeed', async () => (await runRow(run!.runId))?.status === 'succeeded', 20_000);
+    const job = await process.queues.sync.getJob(run!.runKey);
+    expect(await job?.getState()).toBe('completed');
+    expect(job?.attemptsMade).toBe(1);
+    const { rows } = await database.pool.query<{ seqs: number[] }>('select array_agg(page_seq order by page_seq) as seqs from envelopes where run_id = $1', [run!.runId]);
+    expect(rows[0]!.seqs).toEqual(rows[0]!.seqs.map((_, i) => i + 1));
   });
 
   it('trims completed jobs and caps the event stream, so Redis memory stays bounded', async () => {

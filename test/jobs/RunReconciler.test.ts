@@ -1,0 +1,182 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { UnrecoverableError, Worker } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
+import { parseConfig } from '../../src/config/loadConfig.js';
+import type { Config } from '../../src/config/schema.js';
+import { OPEN_GATE } from '../../src/http/RequestGate.js';
+import { SourceClient } from '../../src/http/SourceClient.js';
+import { AbandonedRuns } from '../../src/jobs/AbandonedRuns.js';
+import { openQueues, redisConnection, SYNC_QUEUE, type Queues } from '../../src/jobs/queues.js';
+import { RunReconciler } from '../../src/jobs/RunReconciler.js';
+import { completionNotice } from '../../src/notices/completionNotice.js';
+import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
+import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { inProcessRunKey, queuedRunKey } from '../../src/sync/runKeys.js';
+import { syncQuery } from '../../src/sync/syncQuery.js';
+import { waitFor } from '../support/feedsyncProcess.js';
+import { artistSearchTotal, capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+let simulator: Simulator;
+let database: TestDatabase;
+const closers: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  simulator = await startSimulator({ seed: 17, music: { artists: 600, users: 2, playsPerUser: 10 }, chain: { initialHead: 100, blockIntervalMs: 0 } });
+  database = await createTestDatabase();
+});
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+  await database.pool.query('truncate sync_runs, envelopes, records, notices, notice_attempts, incremental_cursors');
+});
+afterAll(async () => {
+  await simulator.close();
+  await database.drop();
+});
+
+/** Artist search for "a", 50 a page; `jobs` names the jobs the config keeps. */
+function configWith(worker: Record<string, unknown> = {}, jobs = ['artists']): Config {
+  const artists = { source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 50 }, queries: [{ q: 'a', params: { method: 'artist.search' } }] };
+  return parseConfig(
+    {
+      sources: simulatorSources(simulator),
+      jobs: jobs.map((name) => ({ name, ...artists })),
+      webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid },
+      worker: { prefix: `test-${randomBytes(4).toString('hex')}`, lockDurationMs: 1000, ...worker },
+    },
+    'test',
+    {},
+  );
+}
+
+function openTestQueues(config: Config): Queues {
+  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const queues = openQueues(connection, config.worker);
+  closers.push(async () => {
+    await queues.close();
+    connection.disconnect();
+  });
+  return queues;
+}
+
+/**
+ * A run with no queue job: two pages stored, then stopped as a shutdown stops it (interrupted,
+ * to resume later), as if Redis had lost its job since.
+ */
+async function runWithoutJob(config: Config, runKey: string, job = 'artists'): Promise<string> {
+  const query = queryOf(config, job);
+  const client = new SourceClient('music', query.source);
+  closers.push(() => client.close());
+  const stop = new AbortController();
+  const summary = await syncQuery(
+    query,
+    { runKey, job, source: 'music', queryIndex: 0, queryKey: query.queryKey, query: { q: 'a', params: query.params } },
+    { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger, signal: stop.signal, onPage: (progress) => (progress.pages === 2 ? stop.abort() : undefined) },
+  );
+  expect(summary.status).toBe('interrupted');
+  return summary.runId;
+}
+
+function reconcilerFor(config: Config, queues: Queues, idleForMs = 0): RunReconciler {
+  const store = openRunStore(database.db);
+  const logger = capturingLogger().logger;
+  const abandoned = new AbandonedRuns({ store, logger, metrics: undefined, noticeFor: completionNotice, requestDrain: () => Promise.resolve() });
+  const redis = redisConnection(inject('redisUrl'), 'worker');
+  closers.push(() => Promise.resolve(redis.disconnect()));
+  return new RunReconciler({ config, store, logger }, queues, redis, abandoned, { intervalMs: 0, idleForMs });
+}
+
+const runRow = (id: string) =>
+  database.pool
+    .query<{ status: string; pages: number; error_kind: string | null; error: string | null }>('select status, pages, error_kind, error from sync_runs where id = $1', [id])
+    .then((r) => r.rows[0]);
+
+describe('RunReconciler', () => {
+  it('in a worker process, queues again by itself a run whose queue job is gone, and the run resumes from its checkpoint to the end', async () => {
+    const config = configWith({ reconcileIntervalMs: 200 });
+    const runId = await runWithoutJob(config, queuedRunKey('artists', 0, randomUUID()));
+    const feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+    closers.push(() => feedsync.close());
+    await feedsync.start();
+    await waitFor('the run to succeed', async () => (await runRow(runId))?.status === 'succeeded', 30_000);
+    const { rows } = await database.pool.query<{ seqs: number[]; pages: string[] }>(
+      `select array_agg(page_seq order by page_seq) as seqs, array_agg(split_part(split_part(request_url, 'page=', 2), '&', 1) order by page_seq) as pages from envelopes where run_id = $1`,
+      [runId],
+    );
+    // Pages 1 and 2 once, before the loss; the rest after it, with none fetched twice.
+    expect(rows[0]!.pages.map(Number)).toEqual(rows[0]!.seqs);
+    expect(rows[0]!.seqs.length).toBe(Math.ceil((await artistSearchTotal(simulator, 'a')) / 50));
+  });
+
+  it('queues the run under its run key with its run id, once however many sweeps find it', async () => {
+    const config = configWith();
+    const queues = openTestQueues(config);
+    const runKey = queuedRunKey('artists', 0, randomUUID());
+    const runId = await runWithoutJob(config, runKey);
+    const [first, second] = await Promise.all([reconcilerFor(config, queues).sweep(), reconcilerFor(config, queues).sweep()]);
+    expect([...first.requeued, ...second.requeued]).toContain(runKey);
+    const jobs = await queues.sync.getJobs(['waiting']);
+    expect(jobs.map((job) => ({ id: job.id, data: job.data }))).toEqual([{ id: runKey, data: { job: 'artists', queryIndex: 0, runKey, runId } }]);
+  });
+
+  it('leaves alone a run whose queue job exists', async () => {
+    const config = configWith();
+    const queues = openTestQueues(config);
+    const runKey = queuedRunKey('artists', 0, randomUUID());
+    await runWithoutJob(config, runKey);
+    await queues.sync.add('sync', { job: 'artists', queryIndex: 0, runKey }, { jobId: runKey, delay: 60_000 });
+    expect(await reconcilerFor(config, queues).sweep()).toEqual({ requeued: [], closed: [] });
+    expect(await queues.sync.getJobState(runKey)).toBe('delayed');
+  });
+
+  it('leaves alone a run whose row changed within the idle period', async () => {
+    const config = configWith();
+    const queues = openTestQueues(config);
+    await runWithoutJob(config, queuedRunKey('artists', 0, randomUUID()));
+    expect(await reconcilerFor(config, queues, 60_000).sweep()).toEqual({ requeued: [], closed: [] });
+    expect(await queues.sync.count()).toBe(0);
+  });
+
+  it('leaves alone a run of `feedsync run`, which has no queue job', async () => {
+    const config = configWith();
+    const queues = openTestQueues(config);
+    await runWithoutJob(config, inProcessRunKey('artists', 0, randomUUID()));
+    expect(await reconcilerFor(config, queues).sweep()).toEqual({ requeued: [], closed: [] });
+    expect(await queues.sync.count()).toBe(0);
+  });
+
+  it('closes as failed, with its notice, a run whose job is gone and whose query left the config', async () => {
+    const before = configWith({}, ['artists', 'retired']);
+    const runKey = queuedRunKey('retired', 0, randomUUID());
+    const runId = await runWithoutJob(before, runKey, 'retired');
+    const after = configWith({ prefix: before.worker.prefix });
+    const queues = openTestQueues(after);
+    expect(await reconcilerFor(after, queues).sweep()).toEqual({ requeued: [], closed: [runKey] });
+    expect(await runRow(runId)).toMatchObject({ status: 'failed', pages: 2, error_kind: 'query_removed' });
+    const { rows } = await database.pool.query<{ type: string; body: string }>('select type, body from notices where run_id = $1', [runId]);
+    expect(rows.map((row) => row.type)).toEqual(['sync.failed']);
+    expect(JSON.parse(rows[0]!.body)).toMatchObject({ data: { runId, error: { kind: 'query_removed' } } });
+    expect(await queues.sync.count()).toBe(0);
+  });
+
+  it('closes as failed, with its notice, a run whose queue job failed for good without the run recording it', async () => {
+    const config = configWith();
+    const queues = openTestQueues(config);
+    const runKey = queuedRunKey('artists', 0, randomUUID());
+    const runId = await runWithoutJob(config, runKey);
+    // A processor that fails the job for good and never touches the run row.
+    const connection = redisConnection(inject('redisUrl'), 'worker');
+    const failing = new Worker(SYNC_QUEUE, () => Promise.reject(new UnrecoverableError('lost in a crash')), { connection, prefix: config.worker.prefix });
+    closers.push(async () => {
+      await failing.close();
+      connection.disconnect();
+    });
+    await queues.sync.add('sync', { job: 'artists', queryIndex: 0, runKey }, { jobId: runKey });
+    await waitFor('the job to fail', async () => (await queues.sync.getJobState(runKey)) === 'failed');
+    expect(await reconcilerFor(config, queues).sweep()).toEqual({ requeued: [], closed: [runKey] });
+    expect(await runRow(runId)).toMatchObject({ status: 'failed', error_kind: 'abandoned', error: 'lost in a crash' });
+    const { rows } = await database.pool.query<{ type: string }>('select type from notices where run_id = $1', [runId]);
+    expect(rows.map((row) => row.type)).toEqual(['sync.failed']);
+  });
+});
