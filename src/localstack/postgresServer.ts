@@ -11,8 +11,11 @@ export interface PostgresServer {
   url: string;
   port: number;
   dataDir: string;
-  /** Stops the server (fast shutdown, clients disconnected) and starts it again on the same port and data. */
-  restart(): Promise<void>;
+  /**
+   * Stops the server and starts it again on the same port and data: `fast` disconnects clients
+   * and shuts down cleanly; `immediate` stops at once, as a crash would, and the start recovers.
+   */
+  restart(mode?: 'fast' | 'immediate'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -95,8 +98,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`,
     port,
     dataDir,
-    async restart() {
-      await asClusterOwner(bindir, 'pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+    async restart(mode: 'fast' | 'immediate' = 'fast') {
+      await asClusterOwner(bindir, 'pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
       await asClusterOwner(bindir, 'pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', logFile, '-w', '-t', '60', 'start']);
     },
     async stop() {
