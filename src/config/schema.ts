@@ -68,6 +68,11 @@ export const recordSelectorSchema = z.strictObject({
   key: z.union([keyPart, z.array(keyPart).min(1)]).default('id'),
   /** Kind of record, e.g. `artist`; with the source and key it names one row of `records`. */
   kind: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be lower case letters, digits and _'),
+  /**
+   * A record Postgres cannot take (a lone surrogate, a NUL in its key, nesting too deep): `fail`
+   * fails its page, naming it; `skip` keeps it in `dead_letters` and stores the rest of the page.
+   */
+  onInvalid: z.enum(['fail', 'skip']).default('fail'),
 });
 
 /** How an error envelope (`status` other than success) is classified. */

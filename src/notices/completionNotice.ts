@@ -15,7 +15,10 @@ export interface CompletionNotice {
     /** Times the run's worker crashed mid-run; a crash is not a failed attempt. */
     crashes: number;
     pages: number;
-    records: { new: number; updated: number; unchanged: number };
+    /** `skipped`: kept in dead_letters; `collapsed`: left out as duplicates of a later key in their page. */
+    records: { new: number; updated: number; unchanged: number; skipped: number; collapsed: number };
+    /** NUL characters removed from record payloads (jsonb cannot hold U+0000). */
+    nulCharsRemoved: number;
     started: string;
     finished: string;
     durationMs: number;
@@ -42,7 +45,8 @@ export function completionNotice(run: RunState): NoticeToQueue {
       attempt: run.attempt,
       crashes: run.crashes,
       pages: run.pages,
-      records: run.counts,
+      records: { ...run.counts, skipped: run.anomalies.skipped, collapsed: run.anomalies.collapsed },
+      nulCharsRemoved: run.anomalies.nulsRemoved,
       started: run.startedAt.toISOString(),
       finished: finished.toISOString(),
       durationMs: finished.getTime() - run.startedAt.getTime(),

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { REDACTED, type SecretScrubber } from './SecretScrubber.js';
 
 export type { Logger };
 
@@ -15,11 +16,19 @@ export interface LoggerOptions {
   /** Pretty, human lines (pino-pretty) instead of JSON; defaults to "stdout is a TTY". */
   pretty?: boolean;
   destination?: pino.DestinationStream;
+  /** Removes secret values from every line, whatever field they hide in: the net under field redaction. */
+  secrets?: SecretScrubber;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
-  const base = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } };
+  const secrets = options.secrets;
+  const base = {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: REDACTED },
+    base: { pid: process.pid },
+    ...(secrets ? { hooks: { streamWrite: (line: string) => secrets.scrub(line) } } : {}),
+  };
   if (options.destination) return pino(base, options.destination);
   const pretty = options.pretty ?? process.stdout.isTTY;
   if (pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });

@@ -35,9 +35,9 @@ export interface RuntimeOptions {
 
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   if (options.migrate ?? true) await migrateDatabase(options.databaseUrl);
-  const logger = options.logger ?? createLogger();
-  const storage = openStorage(options.databaseUrl, { max: options.poolSize });
   const sources = options.sources ?? new SourceRegistry(config);
+  const logger = options.logger ?? createLogger({ secrets: sources.secrets });
+  const storage = openStorage(options.databaseUrl, { max: options.poolSize });
   return {
     config,
     logger,

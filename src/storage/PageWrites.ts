@@ -73,6 +73,14 @@ export class PageWrites {
       body: page.raw,
       bytes: page.bytes,
       contentHash: page.contentHash,
+      // Records Postgres cannot take reach here only when the query keeps them as dead letters.
+      deadIndexes: records.invalid.map((record) => record.index),
+      // Text cannot hold U+0000: a key that did (one reason a record is here) keeps its place with U+FFFD.
+      deadKeys: records.invalid.map((record) => record.key.replaceAll('\u0000', '\ufffd')),
+      deadReasons: records.invalid.map((record) => record.reason),
+      deadRaws: records.invalid.map((record) => record.raw),
+      collapsed: records.collapsed,
+      nulsRemoved: records.nulsRemoved,
     };
     const lastHadUnchanged = this.lastPageHadUnchanged.get(runId);
     if (lastHadUnchanged === true) {

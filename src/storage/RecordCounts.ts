@@ -11,3 +11,17 @@ export function countsOf(written: number, row: { inserted: number | string; upda
   const updated = Number(row?.updated ?? 0);
   return { new: inserted, updated, unchanged: written - inserted - updated };
 }
+
+/** What a run's pages held that did not reach `records` as sent. */
+export interface RecordAnomalies {
+  /** Records Postgres could not take, kept in `dead_letters` (records.onInvalid: skip). */
+  skipped: number;
+  /** Records left out because a later record of the same page had the same key. */
+  collapsed: number;
+  /** NUL characters removed from payloads. */
+  nulsRemoved: number;
+}
+
+export function noAnomalies(): RecordAnomalies {
+  return { skipped: 0, collapsed: 0, nulsRemoved: 0 };
+}

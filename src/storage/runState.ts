@@ -1,4 +1,4 @@
-import type { RecordCounts } from './RecordCounts.js';
+import type { RecordAnomalies, RecordCounts } from './RecordCounts.js';
 
 /** What identifies a run and what it asks for; `runKey` makes a run happen once. */
 export interface RunIdentity {
@@ -39,6 +39,7 @@ export interface RunState {
   checkpoint: unknown;
   pages: number;
   counts: RecordCounts;
+  anomalies: RecordAnomalies;
   cursorValue: string | null;
   startedAt: Date;
   finishedAt: Date | null;
@@ -84,6 +85,9 @@ export interface RunRow {
   records_new: number;
   records_updated: number;
   records_unchanged: number;
+  records_skipped: number;
+  records_collapsed: number;
+  nul_chars_removed: number;
   cursor_value: string | null;
   started_at: Date;
   finished_at: Date | null;
@@ -94,7 +98,7 @@ export interface RunRow {
 
 /** The columns of a RunRow, for statements that return whole runs. */
 export const RUN_COLUMNS =
-  'id, run_key, job, source, query_index, query_key, query, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
+  'id, run_key, job, source, query_index, query_key, query, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
 
 export function runStateOf(row: RunRow): RunState {
   return {
@@ -111,6 +115,7 @@ export function runStateOf(row: RunRow): RunState {
     checkpoint: row.checkpoint,
     pages: row.pages,
     counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged },
+    anomalies: { skipped: row.records_skipped, collapsed: row.records_collapsed, nulsRemoved: row.nul_chars_removed },
     cursorValue: row.cursor_value,
     startedAt: row.started_at,
     finishedAt: row.finished_at,

@@ -29,6 +29,12 @@ export const syncRuns = pgTable(
     recordsNew: integer('records_new').notNull().default(0),
     recordsUpdated: integer('records_updated').notNull().default(0),
     recordsUnchanged: integer('records_unchanged').notNull().default(0),
+    /** Records Postgres could not take, left out of `records` and kept in `dead_letters` (records.onInvalid: skip). */
+    recordsSkipped: integer('records_skipped').notNull().default(0),
+    /** Records left out because a later record of the same page had the same key. */
+    recordsCollapsed: integer('records_collapsed').notNull().default(0),
+    /** NUL characters removed from record payloads: jsonb cannot hold U+0000. */
+    nulCharsRemoved: integer('nul_chars_removed').notNull().default(0),
     /** Paging position after the last stored page; a retried run resumes from it. */
     checkpoint: jsonb('checkpoint'),
     /** Highest incremental field value stored by this run. */
@@ -145,4 +151,25 @@ export const noticeAttempts = pgTable(
     error: text('error'),
   },
   (table) => [index('notice_attempts_notice_idx').on(table.noticeId)],
+);
+
+/** Records a run could not store (records.onInvalid: skip), with why and their JSON text. */
+export const deadLetters = pgTable(
+  'dead_letters',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => syncRuns.id, { onDelete: 'cascade' }),
+    pageSeq: integer('page_seq').notNull(),
+    /** The record's position in its page. */
+    recordIndex: integer('record_index').notNull(),
+    /** Its key, with any NUL written as U+FFFD (text cannot hold U+0000). */
+    key: text('key').notNull(),
+    reason: text('reason').notNull(),
+    /** Its JSON text; null when it could not be written (nested too deep). */
+    raw: text('raw'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('dead_letters_run_idx').on(table.runId, table.pageSeq)],
 );

@@ -1,5 +1,15 @@
 import { hash } from 'node:crypto';
 
+/** A record that cannot be stored as it is, and why. */
+export interface InvalidRecord {
+  /** Its position in the page's records. */
+  index: number;
+  key: string;
+  reason: string;
+  /** Its JSON text, when it could be written at all. */
+  raw: string | null;
+}
+
 /**
  * A page of records ready to send: keys and content hashes as text arrays, and the payloads as
  * one text of JSON documents separated by newlines. JSON.stringify never writes a raw newline
@@ -11,27 +21,72 @@ export interface SerialisedRecords {
   hashes: string[];
   /** Newline-separated JSON documents, in key order; null when there are none. */
   payloads: string | null;
+  /** Records left out because Postgres could not take them. */
+  invalid: InvalidRecord[];
+  /** Records left out because a later record of the page has the same key. */
+  collapsed: number;
+  /** NUL characters removed from the payloads (jsonb cannot hold U+0000). */
+  nulsRemoved: number;
 }
 
-/** Serialises and hashes each record; of repeated keys within a page the last wins (one statement cannot touch a row twice). */
+/** A `\u0000` escape in JSON text, not preceded by an escaped backslash of its own. */
+const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** JSON.stringify writes a well-formed surrogate pair as is, so any surrogate escape it wrote is a lone one. */
+const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(d[89a-f][0-9a-f]{2})/i;
+
+/**
+ * Serialises and hashes each record. Of repeated keys within a page the last wins (one statement
+ * cannot touch a row twice); NULs are removed from payloads; a record Postgres would refuse
+ * (a lone surrogate, a NUL in its key, nesting too deep to serialise) is left out and described.
+ */
 export function serialiseRecords(keys: readonly string[], items: readonly unknown[]): SerialisedRecords {
-  let count = keys.length;
   let picked: number[] | undefined;
-  if (new Set(keys).size !== count) {
+  if (new Set(keys).size !== keys.length) {
     const last = new Map<string, number>();
     keys.forEach((key, index) => last.set(key, index));
     picked = [...last.values()].sort((a, b) => a - b);
-    count = picked.length;
   }
-  const outKeys = new Array<string>(count);
-  const hashes = new Array<string>(count);
-  const payloads = new Array<string>(count);
-  for (let index = 0; index < count; index++) {
-    const at = picked ? picked[index]! : index;
-    const payload = JSON.stringify(items[at]);
-    outKeys[index] = keys[at]!;
-    payloads[index] = payload;
-    hashes[index] = hash('sha1', payload, 'base64');
+  const count = picked ? picked.length : keys.length;
+  const outKeys: string[] = [];
+  const hashes: string[] = [];
+  const payloads: string[] = [];
+  const invalid: InvalidRecord[] = [];
+  let nulsRemoved = 0;
+  for (let at = 0; at < count; at++) {
+    const index = picked ? picked[at]! : at;
+    const key = keys[index]!;
+    let payload: string;
+    try {
+      payload = JSON.stringify(items[index]);
+    } catch (error) {
+      invalid.push({ index, key, reason: `it cannot be written as JSON (${(error as Error).message})`, raw: null });
+      continue;
+    }
+    const reason = refusal(key, payload);
+    if (reason) {
+      invalid.push({ index, key, reason, raw: payload });
+      continue;
+    }
+    if (payload.includes('\\u0000')) {
+      payload = payload.replace(NUL_ESCAPE, (_match, backslashes: string) => {
+        nulsRemoved++;
+        return backslashes;
+      });
+    }
+    outKeys.push(key);
+    payloads.push(payload);
+    hashes.push(hash('sha1', payload, 'base64'));
   }
-  return { keys: outKeys, hashes, payloads: count > 0 ? payloads.join('\n') : null };
+  return { keys: outKeys, hashes, payloads: outKeys.length > 0 ? payloads.join('\n') : null, invalid, collapsed: keys.length - count, nulsRemoved };
+}
+
+/** Why Postgres would refuse this record, if it would. */
+function refusal(key: string, payload: string): string | undefined {
+  if (key.includes('\u0000')) return 'its key holds a NUL character, which Postgres text cannot';
+  if (LONE_SURROGATE.test(key)) return 'its key holds a lone UTF-16 surrogate, which Postgres text cannot';
+  const surrogate = payload.includes('\\u') ? LONE_SURROGATE_ESCAPE.exec(payload) : null;
+  if (surrogate) return `it holds a lone UTF-16 surrogate (\\u${surrogate[1]}), which Postgres jsonb cannot`;
+  return undefined;
 }

@@ -1,4 +1,5 @@
-import type { RecordCounts } from '../storage/RecordCounts.js';
+import type { RecordAnomalies, RecordCounts } from '../storage/RecordCounts.js';
+import type { SerialisedRecords } from '../storage/serialiseRecords.js';
 import type { StoredPage } from '../storage/PageWrites.js';
 import type { RunState } from '../storage/runState.js';
 import { maxValue } from './RunCheckpoint.js';
@@ -7,6 +8,7 @@ import { maxValue } from './RunCheckpoint.js';
 export class RunProgress {
   pages: number;
   readonly counts: RecordCounts;
+  readonly anomalies: RecordAnomalies;
   /** The highest incremental value stored so far (null: none yet, or not incremental). */
   cursorValue: string | null;
   private version: string;
@@ -14,6 +16,7 @@ export class RunProgress {
   constructor(private readonly run: RunState) {
     this.pages = run.pages;
     this.counts = { ...run.counts };
+    this.anomalies = { ...run.anomalies };
     this.cursorValue = run.cursorValue;
     this.version = run.version;
   }
@@ -23,8 +26,11 @@ export class RunProgress {
     return highest === null ? this.cursorValue : maxValue(this.cursorValue, highest);
   }
 
-  pageStored(stored: StoredPage, cursorValue: string | null): void {
+  pageStored(stored: StoredPage, records: SerialisedRecords, cursorValue: string | null): void {
     this.pages += 1;
+    this.anomalies.skipped += records.invalid.length;
+    this.anomalies.collapsed += records.collapsed;
+    this.anomalies.nulsRemoved += records.nulsRemoved;
     this.counts.new += stored.counts.new;
     this.counts.updated += stored.counts.updated;
     this.counts.unchanged += stored.counts.unchanged;
@@ -38,6 +44,6 @@ export class RunProgress {
 
   /** The run as it stands in storage now. */
   state(): RunState {
-    return { ...this.run, pages: this.pages, counts: { ...this.counts }, cursorValue: this.cursorValue, version: this.version };
+    return { ...this.run, pages: this.pages, counts: { ...this.counts }, anomalies: { ...this.anomalies }, cursorValue: this.cursorValue, version: this.version };
   }
 }

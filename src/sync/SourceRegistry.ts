@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import { LocalRateLimiter } from '../http/LocalRateLimiter.js';
 import { OPEN_GATE, type RequestGate } from '../http/RequestGate.js';
 import { SourceClient } from '../http/SourceClient.js';
+import { configuredSecrets, SecretScrubber } from '../observability/SecretScrubber.js';
 
 /** One keep-alive client and one rate-limit gate per configured source, made on first use. */
 export interface SourceRegistryOptions {
@@ -10,14 +11,19 @@ export interface SourceRegistryOptions {
   onRequestEnded?: (source: string, status: string, latencyMs: number) => void;
 }
 
+
 export class SourceRegistry {
   private readonly clients = new Map<string, SourceClient>();
   private readonly gates = new Map<string, RequestGate>();
+  /** Every secret of the config, scrubbed from whatever any source says. */
+  readonly secrets: SecretScrubber;
 
   constructor(
     private readonly config: Config,
     private readonly options: SourceRegistryOptions = {},
-  ) {}
+  ) {
+    this.secrets = new SecretScrubber(configuredSecrets(config));
+  }
 
   client(name: string): SourceClient {
     let client = this.clients.get(name);
@@ -25,7 +31,8 @@ export class SourceRegistry {
       const source = this.config.sources[name];
       if (!source) throw new Error(`no source named "${name}" in the config`);
       const report = this.options.onRequestEnded;
-      client = new SourceClient(name, source, report ? { onRequestEnded: (status, latencyMs) => report(name, status, latencyMs) } : {});
+      const onRequestEnded = report ? (status: string, latencyMs: number) => report(name, status, latencyMs) : undefined;
+      client = new SourceClient(name, source, { onRequestEnded, secrets: this.secrets });
       this.clients.set(name, client);
     }
     return client;

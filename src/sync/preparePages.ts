@@ -7,6 +7,7 @@ import type { Logger } from '../observability/logger.js';
 import { getPath } from '../paging/jsonPath.js';
 import type { Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
+import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import { serialiseRecords } from '../storage/serialiseRecords.js';
 import type { FetchPreparedPage } from './PagesAhead.js';
@@ -51,15 +52,30 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
       items = items.filter((_, index) => fresh[index]);
       keys = keys.filter((_, index) => fresh[index]);
     }
+    const records = serialiseRecords(keys, items);
+    const first = records.invalid[0];
+    if (first && query.records.onInvalid === 'fail') {
+      const more = records.invalid.length > 1 ? ` (and ${records.invalid.length - 1} more in this page)` : '';
+      throw new RecordShapeError(query.sourceName, `record ${first.index} (key ${JSON.stringify(first.key)}) at data.${query.records.path} cannot be stored: ${first.reason}${more}; set records.onInvalid: skip to keep such records in dead_letters and store the rest`);
+    }
+    if (records.invalid.length + records.collapsed + records.nulsRemoved > 0) {
+      const skipped = records.invalid.map(({ index, key, reason }) => ({ index, key, reason }));
+      log.warn({ page, skipped, collapsed: records.collapsed, nulsRemoved: records.nulsRemoved }, 'page records not stored as sent: skipped, collapsed as duplicate keys, or NULs removed');
+    }
     return {
-      envelope: { requestUrl: url, raw, status: envelope.status, message: envelope.message, bytes, contentHash },
+      // Text columns cannot hold U+0000 either.
+      envelope: { requestUrl: url, raw, status: withoutNul(envelope.status), message: withoutNul(envelope.message), bytes, contentHash },
       latencyMs,
       expectedTotal: readTotal(envelope.data, query.paging.totalPath),
       advance,
-      records: serialiseRecords(keys, items),
+      records,
       highest: query.incremental ? highestValue(items, query.incremental.field) : null,
     };
   };
+}
+
+function withoutNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
 }
 
 /** The highest value of `field` among the items; null when none has one. */

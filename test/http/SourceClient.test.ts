@@ -54,10 +54,10 @@ describe('SourceClient', () => {
     expect(page.url).not.toContain('secret-key');
   });
 
-  it('drops U+0000, which Postgres jsonb cannot store, from the body it keeps', async () => {
+  it('keeps a body holding U+0000 exactly as received (records lose it when serialised for jsonb)', async () => {
     const page = await client().fetchPage({ case: 'nul' });
-    expect(page.raw).not.toContain('\\u0000');
-    expect(page.envelope.data).toEqual({ items: [{ id: 'a', name: 'xy' }] });
+    expect(page.raw).toBe('{"status":"success","data":{"items":[{"id":"a","name":"x\\u0000y"}]},"message":""}');
+    expect(page.envelope.data).toEqual({ items: [{ id: 'a', name: 'x\u0000y' }] });
   });
 
   it('does not follow a redirect, so the key never reaches another origin', async () => {
@@ -77,5 +77,50 @@ describe('SourceClient', () => {
 
   it('refuses a body larger than maxResponseBytes', async () => {
     await expect(client({ maxResponseBytes: 1000 }).fetchPage({ case: 'big' })).rejects.toMatchObject({ kind: 'too_large' });
+  });
+});
+
+/** What `action` throws; a test fails here if it throws nothing. */
+function thrownBy(action: () => unknown): unknown {
+  try {
+    action();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw, and nothing was thrown');
+}
+
+describe('SourceClient keeps every request on baseUrl\'s origin', () => {
+  it('resolves a next page given as a URL, an absolute path or a relative one against the endpoint', () => {
+    const music = client({ path: '/2.0/?format=json' });
+    expect(music.sameOriginPath(`${baseUrl}/2.0/?page=2`)).toBe('/2.0/?page=2');
+    expect(music.sameOriginPath('/other/list?cursor=a%20b')).toBe('/other/list?cursor=a%20b');
+    expect(music.sameOriginPath('?page=3')).toBe('/2.0/?page=3');
+    expect(music.sameOriginPath('next#part')).toBe('/2.0/next');
+  });
+
+  it.each([
+    ['a scheme-relative URL', '//127.0.0.2/steal', 'http://127.0.0.2'],
+    ['a backslash the URL parser reads as a slash', '/\\127.0.0.2:9/steal', 'http://127.0.0.2:9'],
+    ['another host', 'http://example.com/2.0/?page=2', 'http://example.com'],
+    ['another port', 'http://127.0.0.1:1/2.0/', 'http://127.0.0.1:1'],
+    ['another scheme', 'https://127.0.0.1/2.0/', 'https://127.0.0.1'],
+    ['a scheme with no origin', 'javascript:alert(1)', 'null'],
+  ])('refuses a next page on another origin: %s', (_case, nextPage, foreignOrigin) => {
+    expect(thrownBy(() => client().sameOriginPath(nextPage))).toEqual(
+      expect.objectContaining({ name: 'UpstreamError', kind: 'rejected', retryable: false, message: expect.stringContaining(`it leads to ${foreignOrigin}, not to baseUrl's origin ${baseUrl}`) as unknown }),
+    );
+  });
+
+  it('refuses a next page that is not a URL', () => {
+    expect(thrownBy(() => client().sameOriginPath('http://[::1'))).toEqual(expect.objectContaining({ kind: 'rejected', message: expect.stringContaining('"http://[::1": it is not a URL') as unknown }));
+  });
+
+  it.each(['//127.0.0.2/api', '/\\127.0.0.2/api'])('refuses a configured path that leads to another origin: %s', (path) => {
+    expect(thrownBy(() => client({ path }))).toEqual(expect.objectContaining({ kind: 'rejected', message: expect.stringContaining('it leads to http://127.0.0.2,') as unknown }));
+  });
+
+  it('keeps a key an upstream puts in a next-page URL out of the error', () => {
+    expect(thrownBy(() => client().sameOriginPath('http://example.com/?key=secret-key'))).toEqual(expect.objectContaining({ message: expect.not.stringContaining('secret-key') as unknown }));
   });
 });

@@ -25,7 +25,7 @@ afterEach(async () => {
     await process.exited;
   }
   simulator.reset();
-  await database.pool.query('truncate sync_runs, envelopes, records, notices, notice_attempts, incremental_cursors');
+  await database.pool.query('truncate sync_runs, envelopes, dead_letters, records, notices, notice_attempts, incremental_cursors');
 });
 afterAll(async () => {
   await simulator.close();

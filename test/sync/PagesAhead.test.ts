@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PagePosition } from '../../src/paging/Paginator.js';
 import { PagesAhead, type PreparedPage } from '../../src/sync/PagesAhead.js';
+import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
 
 /** Pages 1..last, each at position {page: n}; records requests, each answered when the test says. */
 function pagesUpTo(last: number) {
@@ -14,7 +15,7 @@ function pagesUpTo(last: number) {
       latencyMs: 1,
       expectedTotal: undefined,
       advance,
-      records: { keys: [], hashes: [], payloads: null },
+      records: serialiseRecords([], []),
       highest: null,
     });
   };

@@ -17,7 +17,26 @@ export interface PageWriteParams {
   body: string;
   bytes: number;
   contentHash: string;
+  /** Records of the page kept as dead letters (records.onInvalid: skip), one array element each. */
+  deadIndexes: number[];
+  deadKeys: string[];
+  deadReasons: string[];
+  deadRaws: (string | null)[];
+  /** Records left out as duplicates of a later key, and NULs removed from payloads, in this page. */
+  collapsed: number;
+  nulsRemoved: number;
 }
+
+/** The run counters every page adds to, besides its records' own: a fragment of the `run` CTE's SET. */
+export const ADD_PAGE_ANOMALIES = `records_skipped = s.records_skipped + cardinality(:deadIndexes::int[]),
+          records_collapsed = s.records_collapsed + :collapsed::int, nul_chars_removed = s.nul_chars_removed + :nulsRemoved::int`;
+
+/** Inserts the page's dead letters for the run the CTE `run` wrote. */
+export const INSERT_DEAD_LETTERS = `dead_letters as (
+      insert into dead_letters (run_id, page_seq, record_index, key, reason, raw)
+      select run.id, :pagesBefore::int + 1, d.record_index, d.key, d.reason, d.raw
+      from run, unnest(:deadIndexes::int[], :deadKeys::text[], :deadReasons::text[], :deadRaws::text[]) as d(record_index, key, reason, raw)
+    )`;
 
 /** Locks the run row if it still stands at :pagesBefore: every write of a page depends on it. */
 export const CLAIM_PAGE = `claim as (

@@ -1,5 +1,5 @@
 import { NamedStatement } from '../namedStatement.js';
-import { CLAIM_PAGE, INSERT_ENVELOPE, type PageWriteParams } from './pageWriteParts.js';
+import { ADD_PAGE_ANOMALIES, CLAIM_PAGE, INSERT_DEAD_LETTERS, INSERT_ENVELOPE, type PageWriteParams } from './pageWriteParts.js';
 
 export interface StorePageParams extends PageWriteParams {
   /** The records' JSON documents, one per line, in key order; null when there are none. */
@@ -53,17 +53,18 @@ function storePageSql(lookUpUnchanged: boolean): string {
           records_new = s.records_new + counts.inserted,
           records_updated = s.records_updated + counts.updated,
           records_unchanged = s.records_unchanged + (cardinality(:keys::text[]) - counts.inserted - counts.updated),
-          cursor_value = :cursorValue::text, updated_at = now()
+          ${ADD_PAGE_ANOMALIES}, cursor_value = :cursorValue::text, updated_at = now()
       from counts
       where s.id in (select id from claim)
       returning s.id, s.xmin::text as version
     ),
-    ${INSERT_ENVELOPE}
+    ${INSERT_ENVELOPE},
+    ${INSERT_DEAD_LETTERS}
     select (select version from run) as version, inserted, updated from counts`;
 }
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v4', storePageSql(true));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v5', storePageSql(true));
 
 /** For pages expected to hold only new or changed records (a first sync). */
-export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v4', storePageSql(false));
+export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v5', storePageSql(false));

@@ -1,5 +1,5 @@
 import { NamedStatement } from '../namedStatement.js';
-import { CLAIM_PAGE, INSERT_ENVELOPE, type PageWriteParams } from './pageWriteParts.js';
+import { ADD_PAGE_ANOMALIES, CLAIM_PAGE, INSERT_DEAD_LETTERS, INSERT_ENVELOPE, type PageWriteParams } from './pageWriteParts.js';
 
 /** The row storeUnchangedPage returns: the run row's new version (null if nothing was written), and whether the run was still at :pagesBefore. */
 export interface StoreUnchangedPageRow {
@@ -14,7 +14,7 @@ export interface StoreUnchangedPageRow {
  * payloads by storePage.
  */
 export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
-  'feedsync_store_unchanged_page_v2',
+  'feedsync_store_unchanged_page_v3',
   `with ${CLAIM_PAGE},
     changed as (
       select 1 from unnest(:keys::text[], :hashes::text[]) as n(key, hash)
@@ -24,10 +24,11 @@ export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
     run as (
       update sync_runs s
       set checkpoint = :checkpoint::jsonb, pages = s.pages + 1, records_unchanged = s.records_unchanged + cardinality(:keys::text[]),
-          cursor_value = :cursorValue::text, updated_at = now()
+          ${ADD_PAGE_ANOMALIES}, cursor_value = :cursorValue::text, updated_at = now()
       where s.id in (select id from claim) and not exists (select 1 from changed)
       returning s.id, s.xmin::text as version
     ),
-    ${INSERT_ENVELOPE}
+    ${INSERT_ENVELOPE},
+    ${INSERT_DEAD_LETTERS}
     select (select version from run) as version, exists (select 1 from claim) as claimed`,
 );

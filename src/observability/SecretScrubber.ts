@@ -1,0 +1,53 @@
+import type { Config } from '../config/schema.js';
+
+/** What a secret is replaced with, in any text. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Secrets this short are not scrubbed: replacing every "abc" in every text would garble it and
+ * protect nothing (a key that short is no secret). Real keys are far longer.
+ */
+const SHORTEST_SCRUBBED = 6;
+
+/**
+ * Removes known secret values from text that came from outside (an upstream's error message
+ * that echoes the key, a body quoting the request): redaction by field name cannot see those.
+ * Each secret is looked for as given and in the forms it travels in: base64 (basic auth, the
+ * webhook secret's bytes), URL-encoded, and JSON-escaped.
+ */
+export class SecretScrubber {
+  /** Every form of every secret, longest first, so that a longer form is replaced whole. */
+  private readonly forms: readonly string[];
+
+  constructor(secrets: Iterable<string>) {
+    const forms = new Set<string>();
+    for (const secret of secrets) {
+      if (secret.length < SHORTEST_SCRUBBED) continue;
+      for (const form of formsOf(secret)) if (form.length >= SHORTEST_SCRUBBED) forms.add(form);
+    }
+    this.forms = [...forms].sort((a, b) => b.length - a.length);
+  }
+
+  /** The text with every form of every secret replaced by [redacted]; the same string when none is in it. */
+  scrub(text: string): string {
+    let scrubbed = text;
+    // includes() first: scanning is cheap, and almost no text holds a secret.
+    for (const form of this.forms) if (scrubbed.includes(form)) scrubbed = scrubbed.replaceAll(form, REDACTED);
+    return scrubbed;
+  }
+}
+
+function formsOf(secret: string): string[] {
+  const forms = [secret, Buffer.from(secret).toString('base64'), encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
+  // A Standard Webhooks secret signs with the bytes after its prefix: those, in base64, are the secret too.
+  const webhookKey = /^whsec_(.+)$/.exec(secret)?.[1];
+  if (webhookKey) forms.push(webhookKey);
+  return forms;
+}
+
+/** Every secret a config holds: each source's API key and the webhook's signing secret. */
+export function configuredSecrets(config: Config): string[] {
+  const secrets = Object.values(config.sources).map((source) => source.apiKey);
+  if (config.webhook?.secret) secrets.push(config.webhook.secret);
+  return secrets;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
+
+describe('serialiseRecords', () => {
+  it('writes each record as a line of JSON, with its key and hash', () => {
+    const records = serialiseRecords(['a', 'b'], [{ id: 'a' }, { id: 'b' }]);
+    expect(records).toMatchObject({ keys: ['a', 'b'], payloads: '{"id":"a"}\n{"id":"b"}', invalid: [], collapsed: 0, nulsRemoved: 0 });
+    expect(records.hashes).toHaveLength(2);
+  });
+
+  it('keeps the last of repeated keys and counts the others as collapsed', () => {
+    const records = serialiseRecords(['a', 'b', 'a'], [{ v: 1 }, { v: 2 }, { v: 3 }]);
+    expect(records).toMatchObject({ keys: ['b', 'a'], payloads: '{"v":2}\n{"v":3}', collapsed: 1 });
+  });
+
+  it('removes NUL characters from payloads and counts them', () => {
+    const records = serialiseRecords(['a'], [{ v: 'x\u0000y\u0000' }]);
+    expect(records).toMatchObject({ payloads: '{"v":"xy"}', nulsRemoved: 2 });
+  });
+
+  it('leaves alone text that only spells a NUL escape (an escaped backslash before it)', () => {
+    const records = serialiseRecords(['a'], [{ v: '\\u0000' }]);
+    expect(records).toMatchObject({ payloads: '{"v":"\\\\u0000"}', nulsRemoved: 0 });
+  });
+
+  it('leaves out a record with a lone surrogate, saying why, but not one with a surrogate pair', () => {
+    const records = serialiseRecords(['lone', 'pair', 'spelled'], [{ v: '\ud800' }, { v: '\ud83d\ude00' }, { v: '\\ud800' }]);
+    expect(records.keys).toEqual(['pair', 'spelled']);
+    expect(records.invalid).toEqual([{ index: 0, key: 'lone', reason: 'it holds a lone UTF-16 surrogate (\\ud800), which Postgres jsonb cannot', raw: '{"v":"\\ud800"}' }]);
+  });
+
+  it('leaves out a record whose key holds a NUL or a lone surrogate', () => {
+    const records = serialiseRecords(['a\u0000', '\udc00'], [{}, {}]);
+    expect(records.keys).toEqual([]);
+    expect(records.invalid.map((record) => record.reason)).toEqual(['its key holds a NUL character, which Postgres text cannot', 'its key holds a lone UTF-16 surrogate, which Postgres text cannot']);
+  });
+
+  it('leaves out a record that cannot be written as JSON', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const records = serialiseRecords(['c'], [cyclic]);
+    expect(records.invalid).toMatchObject([{ index: 0, key: 'c', raw: null, reason: expect.stringMatching(/^it cannot be written as JSON \(Converting circular structure/) as string }]);
+  });
+});

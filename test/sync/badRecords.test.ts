@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/loadConfig.js';
+import { OPEN_GATE } from '../../src/http/RequestGate.js';
+import { SourceClient } from '../../src/http/SourceClient.js';
+import { completionNotice } from '../../src/notices/completionNotice.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { syncQuery } from '../../src/sync/syncQuery.js';
+import { capturingLogger, queryOf } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+/** Page bodies by the test's name for them: the upstream serves `/api?q=<name>` with that body, one page. */
+const bodies = new Map<string, string>();
+let upstream: Server;
+let upstreamUrl: string;
+let database: TestDatabase;
+
+beforeAll(async () => {
+  upstream = createServer((request, response) => {
+    const q = new URL(request.url ?? '/', 'http://upstream').searchParams.get('q') ?? '';
+    response.setHeader('content-type', 'application/json');
+    response.end(bodies.get(q) ?? '{"status":"error","data":null,"message":"unknown page"}');
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await new Promise((resolve) => upstream.close(resolve));
+  await database.drop();
+});
+
+/** One page holding these records (raw JSON text each, so a test can write what JSON.stringify would not). */
+function servePage(recordTexts: string[]): string {
+  const name = randomUUID();
+  bodies.set(name, `{"status":"success","data":{"items":[${recordTexts.join(',')}]},"message":"OK"}`);
+  return name;
+}
+
+async function sync(page: string, onInvalid: 'fail' | 'skip' = 'fail') {
+  const config = parseConfig(
+    {
+      sources: { hostile: { baseUrl: upstreamUrl, apiKey: 'hostile-test-key', path: '/api', retry: { attempts: 1 } } },
+      jobs: [{ name: 'items', source: 'hostile', records: { path: 'items', kind: 'item', key: 'id', onInvalid }, paging: { limit: 100 }, queries: [{ q: page }] }],
+    },
+    'test',
+    {},
+  );
+  const query = queryOf(config, 'items');
+  const client = new SourceClient('hostile', query.source);
+  const capture = capturingLogger();
+  try {
+    const summary = await syncQuery(
+      query,
+      { runKey: `test/${randomUUID()}`, job: 'items', source: 'hostile', queryIndex: 0, queryKey: query.queryKey, query: { q: page, params: {} } },
+      { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capture.logger, noticeFor: completionNotice },
+    );
+    return { summary, lines: capture.lines };
+  } finally {
+    await client.close();
+  }
+}
+
+const storedKeys = async (runId: string) =>
+  (await database.pool.query<{ key: string }>('select key from records where last_changed_run_id = $1 order by key', [runId])).rows.map((row) => row.key);
+
+const deep = (depth: number) => `{"id":"deep","v":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
+
+describe('records Postgres cannot take', () => {
+  it('fail their page by default, naming the record index, key and reason, and store none of it', async () => {
+    const page = servePage(['{"id":"ok","v":1}', '{"id":"bad","v":"\\ud800"}']);
+    const { summary } = await sync(page);
+    expect(summary.status).toBe('failed');
+    expect(summary.error?.message).toBe(
+      'hostile: record 1 (key "bad") at data.items cannot be stored: it holds a lone UTF-16 surrogate (\\ud800), which Postgres jsonb cannot; set records.onInvalid: skip to keep such records in dead_letters and store the rest',
+    );
+    expect(await storedKeys(summary.runId)).toEqual([]);
+  });
+
+  it('with onInvalid: skip, are kept in dead_letters with their page, index, key, reason and text, counted in the run and its notice, while the rest of the page is stored', async () => {
+    const page = servePage(['{"id":"ok","v":1}', '{"id":"bad","v":"\\udc00 alone"}', '{"id":"fine","v":2}']);
+    const { summary, lines } = await sync(page, 'skip');
+    expect(summary.status).toBe('succeeded');
+    expect(await storedKeys(summary.runId)).toEqual(['fine', 'ok']);
+    const { rows: dead } = await database.pool.query('select page_seq, record_index, key, reason, raw from dead_letters where run_id = $1', [summary.runId]);
+    expect(dead).toEqual([{ page_seq: 1, record_index: 1, key: 'bad', reason: 'it holds a lone UTF-16 surrogate (\\udc00), which Postgres jsonb cannot', raw: '{"id":"bad","v":"\\udc00 alone"}' }]);
+    const { rows: runs } = await database.pool.query<{ records_skipped: number }>('select records_skipped from sync_runs where id = $1', [summary.runId]);
+    expect(runs[0]!.records_skipped).toBe(1);
+    const { rows: notices } = await database.pool.query<{ body: string }>('select body from notices where run_id = $1', [summary.runId]);
+    expect(JSON.parse(notices[0]!.body)).toMatchObject({ data: { records: { new: 2, skipped: 1 } } });
+    expect(lines.filter((line) => line.includes('page records not stored as sent'))).toHaveLength(1);
+  });
+
+  it('include a record nested too deep to write as JSON, named rather than a bare stack overflow', async () => {
+    const page = servePage(['{"id":"ok","v":1}', deep(20_000)]);
+    const { summary } = await sync(page);
+    expect(summary.status).toBe('failed');
+    expect(summary.error?.message).toMatch(/^hostile: record 1 \(key "deep"\) at data\.items cannot be stored: it cannot be written as JSON \(Maximum call stack size exceeded\)/);
+  });
+
+  it('include a record whose key holds a NUL, kept with U+FFFD in its dead letter', async () => {
+    const page = servePage(['{"id":"a\\u0000b","v":1}']);
+    const { summary } = await sync(page, 'skip');
+    expect(summary.status).toBe('succeeded');
+    const { rows } = await database.pool.query<{ key: string; reason: string }>('select key, reason from dead_letters where run_id = $1', [summary.runId]);
+    expect(rows).toEqual([{ key: 'a\ufffdb', reason: 'its key holds a NUL character, which Postgres text cannot' }]);
+  });
+});
+
+describe('records stored other than as sent', () => {
+  it('collapse repeated keys of a page to the last, counted in the run and logged once for the page', async () => {
+    const page = servePage(['{"id":"twice","v":1}', '{"id":"once","v":2}', '{"id":"twice","v":3}']);
+    const { summary, lines } = await sync(page);
+    expect(summary.status).toBe('succeeded');
+    const { rows } = await database.pool.query<{ key: string; v: number }>(`select key, (payload->>'v')::int as v from records where last_changed_run_id = $1 order by key`, [summary.runId]);
+    expect(rows).toEqual([{ key: 'once', v: 2 }, { key: 'twice', v: 3 }]);
+    const { rows: runs } = await database.pool.query<{ records_collapsed: number }>('select records_collapsed from sync_runs where id = $1', [summary.runId]);
+    expect(runs[0]!.records_collapsed).toBe(1);
+    const warnings = lines.filter((line) => line.includes('page records not stored as sent'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ collapsed: 1, page: 1 });
+  });
+
+  it('lose their NULs, counted in the run, while the envelope keeps the page exactly as received', async () => {
+    const body = servePage(['{"id":"nul","v":"a\\u0000b\\u0000"}']);
+    const { summary } = await sync(body);
+    expect(summary.status).toBe('succeeded');
+    const { rows } = await database.pool.query<{ v: string; nul_chars_removed: number; body: string }>(
+      `select r.payload->>'v' as v, s.nul_chars_removed, e.body::text as body from records r join sync_runs s on s.id = r.last_changed_run_id join envelopes e on e.run_id = s.id where s.id = $1`,
+      [summary.runId],
+    );
+    expect(rows).toEqual([{ v: 'ab', nul_chars_removed: 2, body: bodies.get(body) }]);
+  });
+});
