@@ -1,11 +1,8 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-
-/** Numbers may come from `${ENV}` references, which are text: "25" reads as 25. */
-const fromText = (value: unknown) => (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value);
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.preprocess(fromText, z.number().int().min(min).max(max));
-const positiveInt = integer(1);
-const nonNegativeInt = integer(0);
+import { count, durationMs, integer, webhookTimeoutMs } from './bounds.js';
+import { reportInconsistencies, unreachableRetry } from './configConsistency.js';
+import { webhookSecretSchema } from './webhookSecret.js';
 
 /** A dot path into a JSON object, e.g. `results.trackmatches.track`. */
 const dotPath = z.string().regex(/^[A-Za-z0-9_@$-]+(\.[A-Za-z0-9_@$-]+)*$/, 'must be a dot path such as "results.artistmatches.artist"');
@@ -16,21 +13,21 @@ export const retryPolicySchema = z.strictObject({
   /** Attempts per request, the first included. */
   attempts: integer(1, 20).default(5),
   /** First backoff ceiling; each retry doubles it (full jitter picks 0..ceiling). */
-  baseDelayMs: nonNegativeInt.default(500),
-  maxDelayMs: nonNegativeInt.default(30_000),
+  baseDelayMs: durationMs(0).default(500),
+  maxDelayMs: durationMs(0).default(30_000),
   /** A longer Retry-After than this is capped to it. */
-  maxRetryAfterMs: nonNegativeInt.default(60_000),
+  maxRetryAfterMs: durationMs(0).default(60_000),
 });
 
 export const rateLimitSchema = z.strictObject({
   /** Requests allowed per `durationMs`, across every worker. */
-  max: positiveInt,
-  durationMs: positiveInt.default(1000),
+  max: count(1),
+  durationMs: durationMs(1).default(1000),
 });
 
 /** Slides a query's lower bound when the upstream caps page × limit (Etherscan's 10,000 window). */
 export const windowSchema = z.strictObject({
-  maxResults: positiveInt,
+  maxResults: count(1),
   /** Request parameter holding the lower bound, e.g. `startblock`. */
   param: z.string().min(1),
   /** Record field whose last value becomes the next lower bound, e.g. `blockNumber`. */
@@ -44,12 +41,12 @@ export const pagingSchema = z.strictObject({
   limit: integer(1, 10_000).default(50),
   limitParam: z.string().min(1).default('limit'),
   pageParam: z.string().min(1).default('page'),
-  firstPage: nonNegativeInt.default(1),
+  firstPage: count(0).default(1),
   offsetParam: z.string().min(1).default('offset'),
   /** For `cursor` style: where the next cursor sits in `data`, and the parameter that carries it. */
   cursorPath: dotPath.optional(),
   cursorParam: z.string().min(1).default('cursor'),
-  maxPages: positiveInt.default(10_000),
+  maxPages: count(1).default(10_000),
   window: windowSchema.optional(),
   /** Where the result total sits in `data` (for progress): a dot path, or a list tried in order. */
   totalPath: z
@@ -90,8 +87,9 @@ export const sourceSchema = z.strictObject({
   apiKey: z.string().min(1, 'must not be empty'),
   /** Path of the endpoint under `baseUrl`, e.g. `/2.0/` or `/api`. */
   path: z.string().startsWith('/', 'must start with /'),
-  timeoutMs: positiveInt.default(15_000),
-  maxResponseBytes: positiveInt.default(64 * 1024 * 1024),
+  timeoutMs: durationMs(1).default(15_000),
+  /** Also the size of the stored envelope, an `int` column. */
+  maxResponseBytes: count(1).default(64 * 1024 * 1024),
   retry: retryPolicySchema.prefault({}),
   rateLimit: rateLimitSchema.optional(),
   paging: pagingSchema.prefault({}),
@@ -116,7 +114,8 @@ const recordOverrideSchema = overrideOf(recordSelectorSchema);
 export const incrementalSchema = z.strictObject({
   param: z.string().min(1),
   field: dotPath,
-  overlap: nonNegativeInt.default(0),
+  /** Subtracted from a stored cursor as a BigInt: any safe integer works. */
+  overlap: integer(0, Number.MAX_SAFE_INTEGER).default(0),
 });
 
 const paramValue = z.union([z.string(), z.number(), z.boolean()]);
@@ -139,38 +138,41 @@ export const scheduleSchema = z.strictObject({
 });
 
 /** How long BullMQ keeps finished jobs: the newer of `ageS` seconds or the last `count`. */
-const keepJobsSchema = z.strictObject({ ageS: positiveInt, count: positiveInt });
+const keepJobsSchema = z.strictObject({ ageS: count(1), count: count(1) });
 
 export const workerSchema = z.strictObject({
   /** Sync jobs run at once in one worker process. */
-  concurrency: positiveInt.default(2),
+  concurrency: count(1).default(2),
   /** Attempts of a sync run before it fails for good; each resumes from the checkpoint. */
-  attempts: positiveInt.default(3),
+  attempts: count(1).default(3),
   /** First retry delay of a failed run; doubles each attempt. */
-  backoffMs: nonNegativeInt.default(10_000),
-  /** BullMQ lock: a worker that stops renewing it for this long is presumed dead and its job stalls. */
-  lockDurationMs: positiveInt.default(30_000),
-  stalledIntervalMs: positiveInt.default(30_000),
+  backoffMs: durationMs(0).default(10_000),
+  /**
+   * BullMQ lock: a worker that stops renewing it for this long is presumed dead and its job stalls.
+   * BullMQ needs no order between the two: the check every stalledIntervalMs finds expired locks.
+   */
+  lockDurationMs: durationMs(1).default(30_000),
+  stalledIntervalMs: durationMs(1).default(30_000),
   /**
    * Crashes of a run's worker (a lost lock: killed, OOM, a deploy) before the run fails for good.
    * Counted apart from attempts: a crashed run resumes from its checkpoint and has failed nothing.
    */
-  maxCrashes: nonNegativeInt.default(50),
+  maxCrashes: count(0).default(50),
   /** How long a database outage (Postgres down or restarting) is waited out, at each step of a run, before it fails the attempt. */
-  databaseOutageMs: nonNegativeInt.default(180_000),
+  databaseOutageMs: durationMs(0).default(180_000),
   /**
    * How often each worker process looks for unfinished runs whose queue job is gone (a Redis that
    * lost its data) and queues them again, to resume from their checkpoint (0: never).
    */
-  reconcileIntervalMs: nonNegativeInt.default(60_000),
+  reconcileIntervalMs: durationMs(0).default(60_000),
   /** On SIGTERM, how long to wait for current pages to be stored before exiting anyway. */
-  drainTimeoutMs: positiveInt.default(30_000),
+  drainTimeoutMs: durationMs(1).default(30_000),
   keepCompleted: keepJobsSchema.default({ ageS: 7 * 86_400, count: 1_000 }),
   keepFailed: keepJobsSchema.default({ ageS: 30 * 86_400, count: 5_000 }),
   /** Prefix of every Redis key (BullMQ queues, rate limits, schedules): lets environments share a Redis. */
   prefix: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"').default('feedsync'),
   /** Approximate cap of each queue's event stream. */
-  eventsMaxLen: positiveInt.default(10_000),
+  eventsMaxLen: count(1).default(10_000),
   /** Port of /metrics, /healthz, /readyz (0: any free port). */
   // Left out of the file, both come from FEEDSYNC_HTTP_PORT / FEEDSYNC_HTTP_HOST (see environmentDefaults).
   httpPort: integer(0, 65_535).default(9464),
@@ -190,65 +192,45 @@ export const jobSchema = z.strictObject({
   queries: z.array(querySchema).min(1, 'needs at least one query'),
 });
 
-export const webhookSchema = z.strictObject({
-  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  uuid: z.uuid({ error: 'must be a UUID' }),
-  /** Standard Webhooks signing secret, `whsec_` + base64. */
-  secret: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z
-      .string()
-      .regex(/^whsec_[A-Za-z0-9+/]+=*$/, 'must be "whsec_" followed by base64')
-      .optional(),
-  ),
-  timeoutMs: positiveInt.default(15_000),
-  /** Notices posted at once; each batch of this many is leased and recorded in one statement each. */
-  concurrency: positiveInt.default(10),
-  /** Waits before each retry of a failed delivery (Svix's schedule by default); jittered ±20%. */
-  retryScheduleMs: z.array(positiveInt).min(1).default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
-  /** After this age an undelivered notice is marked exhausted. */
-  giveUpAfterMs: positiveInt.default(3 * 24 * 3_600_000),
-});
+/** Svix's: about 27.6 hours in all, the last wait repeated until `giveUpAfterMs`. */
+const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+export const webhookSchema = z
+  .strictObject({
+    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+    uuid: z.uuid({ error: 'must be a UUID' }),
+    /** Standard Webhooks signing secret, `whsec_` + base64 of at least 24 bytes; empty: unsigned. */
+    secret: webhookSecretSchema,
+    timeoutMs: webhookTimeoutMs.default(15_000),
+    /** Notices posted at once; each batch of this many is leased and recorded in one statement each. */
+    concurrency: count(1).default(10),
+    /** Waits before each retry of a failed delivery (Svix's schedule by default); jittered ±20%. */
+    retryScheduleMs: z.array(durationMs(1)).min(1).optional(),
+    /** After this age an undelivered notice is marked exhausted; it bounds every wait written to an `int` column. */
+    giveUpAfterMs: durationMs(1).default(3 * 24 * 3_600_000),
+  })
+  // Only a schedule the config sets is checked: with a short giveUpAfterMs, the default schedule is meant to be cut short.
+  .superRefine((webhook, ctx) => {
+    const problem = webhook.retryScheduleMs && unreachableRetry(webhook.retryScheduleMs, webhook.giveUpAfterMs);
+    if (problem) ctx.addIssue({ code: 'custom', ...problem });
+  })
+  .transform((webhook) => ({ ...webhook, retryScheduleMs: webhook.retryScheduleMs ?? [...DEFAULT_RETRY_SCHEDULE_MS] }));
 
 export const configSchema = z
-  .strictObject({
-    sources: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'source names are lower case'), sourceSchema),
-    jobs: z.array(jobSchema).min(1, 'needs at least one job'),
-    webhook: webhookSchema.optional(),
-    worker: workerSchema.prefault({}),
-  })
-  .superRefine((config, ctx) => {
-    const names = new Set<string>();
-    config.jobs.forEach((job, index) => {
-      if (!(job.source in config.sources)) {
-        ctx.addIssue({ code: 'custom', path: ['jobs', index, 'source'], message: `"${job.source}" is not a configured source (have: ${Object.keys(config.sources).join(', ') || 'none'})` });
-      }
-      if (names.has(job.name)) ctx.addIssue({ code: 'custom', path: ['jobs', index, 'name'], message: `"${job.name}" is used by another job` });
-      names.add(job.name);
-      const source = config.sources[job.source];
-      job.queries.forEach((query, queryIndex) => {
-        const at = ['jobs', index, 'queries', queryIndex];
-        if (source) {
-          const paging = { ...source.paging, ...job.paging, ...query.paging };
-          for (const message of pagingProblems(paging)) ctx.addIssue({ code: 'custom', path: [...at, 'paging'], message });
-        }
-        const records = { ...job.records, ...query.records };
-        for (const field of ['path', 'kind'] as const) {
-          if (records[field] === undefined) {
-            ctx.addIssue({ code: 'custom', path: [...at, 'records', field], message: `is required (set it on the query or on the job)` });
-          }
-        }
-      });
-    });
-  });
+  .strictObject(
+    {
+      sources: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'source names must be lower case: a letter, then letters, digits, "_" or "-"'), sourceSchema),
+      jobs: z.array(jobSchema).min(1, 'needs at least one job'),
+      webhook: webhookSchema.optional(),
+      worker: workerSchema.prefault({}),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? `the config must be a mapping of sections (sources, jobs, webhook, worker), not ${describeValue(issue.input)}` : undefined) },
+  )
+  .superRefine(reportInconsistencies);
 
-/** Combinations of paging settings that would fail or stop early at run time. */
-function pagingProblems(paging: z.output<typeof pagingSchema>): string[] {
-  const problems: string[] = [];
-  if (paging.style === 'cursor' && !paging.cursorPath) problems.push('style "cursor" needs cursorPath (where the next cursor sits in data)');
-  if (paging.window && paging.style === 'cursor') problems.push('a result window slides page or offset paging, not cursor paging');
-  if (paging.window && paging.limit > paging.window.maxResults) problems.push(`limit ${paging.limit} exceeds window.maxResults ${paging.window.maxResults}`);
-  return problems;
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'a list' : `a ${typeof value}`;
 }
 
 function isTimeZone(zone: string): boolean {

@@ -12,7 +12,7 @@ describe('feedsync CLI', () => {
   });
 
   it('rejects a bad --query with a message naming the flag', async () => {
-    await expect(feedsync('run', 'x', '--query', 'two')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--query must be a non-negative integer, got "two"/) as string });
+    await expect(feedsync('run', 'x', '--query', 'two')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--query must be an integer from 0 to 2147483647, got "two"/) as string });
   });
 
   it('exits non-zero on an unknown command', async () => {

@@ -4,29 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/ConfigError.js';
 import { loadConfig, parseConfig } from '../../src/config/loadConfig.js';
 import { resolveQuery } from '../../src/config/resolveQuery.js';
+import { validTree } from '../support/configTrees.js';
 import { scratchDir } from '../support/scratchDir.js';
 
-interface Tree {
-  sources: { music: Record<string, unknown> };
-  jobs: (Record<string, unknown> & { schedule: Record<string, unknown> })[];
-  webhook: Record<string, unknown>;
-}
-
-const validTree = (): Tree => ({
-  sources: {
-    music: { baseUrl: 'http://127.0.0.1:1', apiKey: '${MUSIC_API_KEY}', path: '/2.0/' },
-  },
-  jobs: [
-    {
-      name: 'artists',
-      source: 'music',
-      schedule: { cron: '0 2 * * *' },
-      records: { path: 'results.artistmatches.artist', kind: 'artist' },
-      queries: [{ q: 'the', params: { method: 'artist.search' } }],
-    },
-  ],
-  webhook: { baseUrl: 'http://127.0.0.1:2', uuid: '3f0c8a4e-6d3b-4a8e-9b1e-2a7c5d9e0f11' },
-});
 
 function problemsOf(run: () => unknown): string[] {
   try {
@@ -154,6 +134,28 @@ describe('parseConfig', () => {
     const tree = validTree();
     tree.sources.music.paging = { totalPath: ['total', 'meta count'] };
     expect(problemsOf(() => parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' })).join('\n')).toMatch(/^sources\.music\.paging\.totalPath\b.*dot path/m);
+  });
+
+  it('accepts a 24-byte webhook secret, and an empty one as unsigned', () => {
+    const tree = validTree();
+    tree.webhook.secret = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
+    expect(parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }).webhook?.secret).toBe(tree.webhook.secret);
+    tree.webhook.secret = '';
+    expect(parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }).webhook?.secret).toBeUndefined();
+  });
+
+  it('lets a short giveUpAfterMs cut the default retry schedule short, and keeps that schedule', () => {
+    const tree = validTree();
+    tree.webhook.giveUpAfterMs = 3_600_000;
+    const webhook = parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' }).webhook;
+    expect(webhook?.retryScheduleMs).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+  });
+
+  it('accepts a retry schedule that fits within giveUpAfterMs exactly, and int32 settings at their bound', () => {
+    const tree = validTree();
+    Object.assign(tree.webhook, { retryScheduleMs: [1_000, 2_000], giveUpAfterMs: 3_000 });
+    tree.sources.music.timeoutMs = 2_147_483_647;
+    expect(() => parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' })).not.toThrow();
   });
 
   it('rejects unknown keys, which are usually typos', () => {

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
+import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { enqueueRuns, waitForRuns } from '../../jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../jobs/queues.js';
-import { nonNegativeInteger, requireEnv } from '../options.js';
+import { integerFlag, requireEnv } from '../options.js';
+import { printableLine } from '../terminalText.js';
 
 interface EnqueueOptions {
   query?: number;
@@ -16,9 +18,10 @@ export function registerEnqueueCommand(program: Command): void {
     .command('enqueue')
     .description('queue a job now for any worker ("sync now"); prints each run id')
     .argument('<job>', 'job name from the config')
-    .option('--query <n>', 'queue only the query with this index (from 0)', nonNegativeInteger('--query'))
+    .option('--query <n>', 'queue only the query with this index (from 0)', integerFlag('--query', 0, INT32_MAX))
     .option('--wait', 'wait for the runs to end; exit non-zero if one failed')
-    .option('--timeout <seconds>', 'with --wait: give up waiting after this long (exit non-zero)', nonNegativeInteger('--timeout'))
+    // In milliseconds it becomes a timer, which holds at most INT32_MAX.
+    .option('--timeout <seconds>', 'with --wait: give up waiting after this long (exit non-zero)', integerFlag('--timeout', 0, Math.floor(INT32_MAX / 1000)))
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (job: string, options: EnqueueOptions) => {
       const config = await loadConfig(options.config);
@@ -37,7 +40,7 @@ export function registerEnqueueCommand(program: Command): void {
             const { records } = end.result;
             process.stdout.write(`${end.result.runId}: ${end.result.status}; ${end.result.pages} pages, ${records.new} new, ${records.updated} updated, ${records.unchanged} unchanged\n`);
           } else {
-            process.stderr.write(`${end.runKey}: failed: ${end.error}\n`);
+            process.stderr.write(`${end.runKey}: failed: ${printableLine(end.error)}\n`);
             process.exitCode = 1;
           }
         }

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
+import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { openQueues, queueOutboxDrain, redisConnection } from '../../jobs/queues.js';
 import { NoticeOutbox } from '../../notices/NoticeOutbox.js';
 import { createLogger } from '../../observability/logger.js';
 import { openStorage } from '../../storage/database.js';
-import { nonNegativeInteger, requireEnv } from '../options.js';
+import { integerFlag, requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
+import { terminalJson } from '../terminalText.js';
 
 interface NoticesOptions {
   json?: boolean;
@@ -30,13 +32,13 @@ export function registerNoticesCommand(program: Command): void {
     .command('list', { isDefault: true })
     .description('notices, newest first, with their delivery state')
     .option('--json', 'print JSON instead of a table')
-    .option('--limit <n>', 'how many, newest first', nonNegativeInteger('--limit'), 50)
+    .option('--limit <n>', 'how many, newest first', integerFlag('--limit', 0, INT32_MAX), 50)
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action((options: NoticesOptions) =>
       withOutbox(options.config, async (outbox) => {
         const rows = await outbox.list(options.limit);
         if (options.json || !process.stdout.isTTY) {
-          process.stdout.write(`${JSON.stringify(rows)}\n`);
+          process.stdout.write(`${terminalJson(rows)}\n`);
           return;
         }
         process.stdout.write(

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
+import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { findJob } from '../../config/resolveQuery.js';
 import type { SourceConfig } from '../../config/schema.js';
@@ -10,8 +11,9 @@ import { openRuntime } from '../../runtime/openRuntime.js';
 import { runJobNow } from '../../sync/runJobNow.js';
 import { SourceRegistry } from '../../sync/SourceRegistry.js';
 import type { RunSummary } from '../../sync/syncQuery.js';
-import { nonNegativeInteger, requireEnv } from '../options.js';
+import { integerFlag, optionalEnv, requireEnv } from '../options.js';
 import { ProgressLine } from '../progressLine.js';
+import { printableLine } from '../terminalText.js';
 
 interface RunOptions {
   query?: number;
@@ -21,7 +23,7 @@ interface RunOptions {
 export function formatSummary(job: string, summary: RunSummary): string {
   const { counts } = summary;
   const rate = Math.round((counts.new + counts.updated + counts.unchanged) / Math.max(summary.durationMs / 1000, 0.001));
-  const outcome = summary.error ? `failed: ${summary.error.message}` : `${summary.status}${summary.stopReason ? ` (${summary.stopReason})` : ''}`;
+  const outcome = summary.error ? `failed: ${printableLine(summary.error.message)}` : `${summary.status}${summary.stopReason ? ` (${summary.stopReason})` : ''}`;
   return `${job} run ${summary.runId}: ${outcome}; ${summary.pages} pages, ${counts.new} new, ${counts.updated} updated, ${counts.unchanged} unchanged, ${Math.round(summary.durationMs)} ms, ${rate} records/s`;
 }
 
@@ -30,7 +32,7 @@ export function formatSummary(job: string, summary: RunSummary): string {
  * without it, or for a source without a limit, no Redis is needed.
  */
 async function sharedLimitRedis(source: SourceConfig | undefined): Promise<Redis | undefined> {
-  const redisUrl = process.env.REDIS_URL;
+  const redisUrl = optionalEnv('REDIS_URL');
   if (!redisUrl || !source?.rateLimit) return undefined;
   const redis = redisConnection(redisUrl, 'producer');
   try {
@@ -47,7 +49,7 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('run a job now, in this process, and wait for it to finish')
     .argument('<job>', 'job name from the config')
-    .option('--query <n>', 'run only the query with this index (from 0)', nonNegativeInteger('--query'))
+    .option('--query <n>', 'run only the query with this index (from 0)', integerFlag('--query', 0, INT32_MAX))
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (job: string, options: RunOptions) => {
       const config = await loadConfig(options.config);

@@ -1,9 +1,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { INT32_MAX } from '../../config/bounds.js';
 import { ENDPOINTS, type EndpointName } from '../../simulator/endpointNames.js';
 import type { FaultsInput } from '../../simulator/faults.js';
 import type { Simulator } from '../../simulator/startSimulator.js';
 import type { SimulatorError } from '../../simulator/SimulatorError.js';
 import type { SimulatorOptions } from '../../simulator/simulatorOptions.js';
+import { integerFlag, numberFlag } from '../options.js';
 
 interface SimulateFlags {
   port: number;
@@ -40,26 +42,19 @@ const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   'chain.txsPerBlock': '--txs-per-block',
   'chain.activeAddresses': '--active-addresses',
   'chain.initialHead': '--initial-head',
+  'music.artists': '--artists',
+  'music.albumsPerArtist': '--albums-per-artist',
+  'music.tracksPerAlbum': '--tracks-per-album',
+  'music.tags': '--tags',
+  'music.users': '--users',
+  'music.playsPerUser': '--plays-per-user',
   apiKeys: '--api-key',
 };
 
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (raw: string): number => {
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new InvalidArgumentError(`Expected an integer from ${min} to ${max}.`);
-  return value;
-};
-
-const share = (raw: string): number => {
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (!(value >= 0 && value <= 1)) throw new InvalidArgumentError('Expected a share from 0 to 1, e.g. 0.05.');
-  return value;
-};
-
-const milliseconds = (raw: string): number => {
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (!(value >= 0 && Number.isFinite(value))) throw new InvalidArgumentError('Expected a number of milliseconds >= 0.');
-  return value;
-};
+/** Milliseconds become timers, which hold at most INT32_MAX. */
+const milliseconds = (flag: string) => numberFlag(flag, 0, INT32_MAX);
+const share = (flag: string) => numberFlag(flag, 0, 1, ', e.g. 0.05');
+const count = (flag: string, min = 1) => integerFlag(flag, min, INT32_MAX);
 
 const endpointList = (raw: string): EndpointName[] => {
   const names = raw.split(',').map((name) => name.trim());
@@ -84,33 +79,33 @@ export function registerSimulateCommand(program: Command): void {
   program
     .command('simulate')
     .description('Serve fake music (Last.fm style), explorer (Etherscan style) and webhook upstreams on loopback ports, with injectable faults')
-    .option('--port <n>', 'music port; explorer, webhook and admin take the next three (0: free ports)', integer(0, 65_532), 0)
-    .option('--seed <n>', 'seed of the data, the webhook UUID and the fault decisions (default 1)', integer(0, 0xffff_ffff))
+    .option('--port <n>', 'music port; explorer, webhook and admin take the next three (0: free ports)', integerFlag('--port', 0, 65_532), 0)
+    .option('--seed <n>', 'seed of the data, the webhook UUID and the fault decisions (default 1)', integerFlag('--seed', 0, 0xffff_ffff))
     .option('--json', 'print one JSON line with the URLs once ready')
     .option('--api-key <key>', 'accepted API key; repeat for more (default sim-key-0123456789abcdef)', collect, [])
-    .option('--block-interval-ms <ms>', 'a new block every this many ms; 0 freezes the head (default 3000)', milliseconds)
-    .option('--initial-head <n>', 'head block at start (default 120000)', integer(0))
-    .option('--txs-per-block <n>', 'txs in every block, a multiple of --active-addresses (default 100)', integer(1))
-    .option('--active-addresses <n>', 'addresses that make all txs (default 20)', integer(2))
-    .option('--artists <n>', 'artists in the catalogue (default 10000)', integer(1))
-    .option('--albums-per-artist <n>', 'default 2', integer(1))
-    .option('--tracks-per-album <n>', 'default 5', integer(1))
-    .option('--tags <n>', 'default 50', integer(1, 65_535))
-    .option('--users <n>', 'default 1000', integer(1))
-    .option('--plays-per-user <n>', 'average listening history length (default 3000)', integer(1))
+    .option('--block-interval-ms <ms>', 'a new block every this many ms; 0 freezes the head (default 3000)', milliseconds('--block-interval-ms'))
+    .option('--initial-head <n>', 'head block at start (default 120000)', count('--initial-head', 0))
+    .option('--txs-per-block <n>', 'txs in every block, a multiple of --active-addresses (default 100)', count('--txs-per-block'))
+    .option('--active-addresses <n>', 'addresses that make all txs (default 20)', count('--active-addresses', 2))
+    .option('--artists <n>', 'artists in the catalogue (default 10000)', count('--artists'))
+    .option('--albums-per-artist <n>', 'default 2', count('--albums-per-artist'))
+    .option('--tracks-per-album <n>', 'default 5', count('--tracks-per-album'))
+    .option('--tags <n>', 'default 50', integerFlag('--tags', 1, 65_535))
+    .option('--users <n>', 'default 1000', count('--users'))
+    .option('--plays-per-user <n>', 'average listening history length (default 3000)', count('--plays-per-user'))
     .option('--fault-endpoints <list>', 'endpoints the --fault-* flags apply to', endpointList, [...ENDPOINTS])
-    .option('--fault-latency-ms <ms>', 'fixed delay before every answer', milliseconds)
-    .option('--fault-jitter-ms <ms>', 'extra random delay up to this', milliseconds)
-    .option('--fault-server-error <share>', 'share of HTTP 500/502/503 answers', share)
-    .option('--fault-too-many-requests <share>', 'share of HTTP 429 answers with Retry-After', share)
-    .option('--fault-retry-after <seconds>', 'Retry-After of 429 answers (default 1)', integer(0))
+    .option('--fault-latency-ms <ms>', 'fixed delay before every answer', milliseconds('--fault-latency-ms'))
+    .option('--fault-jitter-ms <ms>', 'extra random delay up to this', milliseconds('--fault-jitter-ms'))
+    .option('--fault-server-error <share>', 'share of HTTP 500/502/503 answers', share('--fault-server-error'))
+    .option('--fault-too-many-requests <share>', 'share of HTTP 429 answers with Retry-After', share('--fault-too-many-requests'))
+    .option('--fault-retry-after <seconds>', 'Retry-After of 429 answers (default 1)', integerFlag('--fault-retry-after', 0, Math.floor(INT32_MAX / 1000)))
     .option('--fault-retry-after-form <form>', 'seconds or http-date (default seconds)', retryAfterForm)
-    .option('--fault-reset <share>', 'share of connections reset without an answer', share)
-    .option('--fault-hang <share>', 'share of requests never answered', share)
-    .option('--fault-malformed-json <share>', 'share of 200 answers with broken JSON', share)
-    .option('--fault-truncated-body <share>', 'share of answers cut short of their Content-Length', share)
-    .option('--fault-error-envelope <share>', 'share of HTTP 200 answers with an error envelope', share)
-    .option('--fault-outage-ms <ms>', 'answer 503 to everything for this long after start', milliseconds)
+    .option('--fault-reset <share>', 'share of connections reset without an answer', share('--fault-reset'))
+    .option('--fault-hang <share>', 'share of requests never answered', share('--fault-hang'))
+    .option('--fault-malformed-json <share>', 'share of 200 answers with broken JSON', share('--fault-malformed-json'))
+    .option('--fault-truncated-body <share>', 'share of answers cut short of their Content-Length', share('--fault-truncated-body'))
+    .option('--fault-error-envelope <share>', 'share of HTTP 200 answers with an error envelope', share('--fault-error-envelope'))
+    .option('--fault-outage-ms <ms>', 'answer 503 to everything for this long after start', milliseconds('--fault-outage-ms'))
     .action(async (_options: unknown, command: Command) => {
       const flags = command.opts<SimulateFlags>();
       const [{ startSimulator }, { SimulatorError }, { readyExports, readyJson }] = await Promise.all([

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
+import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { openQueues, redisConnection } from '../../jobs/queues.js';
 import { openStorage } from '../../storage/database.js';
 import { recentRuns } from '../../storage/recentRuns.js';
-import { nonNegativeInteger, requireEnv } from '../options.js';
+import { integerFlag, requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
+import { terminalJson } from '../terminalText.js';
 
 interface StatusOptions {
   json?: boolean;
@@ -19,7 +21,7 @@ export function registerStatusCommand(program: Command): void {
     .command('status')
     .description('recent runs (with notice delivery) and queue counts')
     .option('--json', 'print JSON instead of tables')
-    .option('--limit <n>', 'how many recent runs', nonNegativeInteger('--limit'), 20)
+    .option('--limit <n>', 'how many recent runs', integerFlag('--limit', 0, INT32_MAX), 20)
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (options: StatusOptions) => {
       const config = await loadConfig(options.config);
@@ -35,7 +37,7 @@ export function registerStatusCommand(program: Command): void {
         ]);
         const active = activeJobs.map((job) => ({ runKey: job.data.runKey, job: job.data.job, queryIndex: job.data.queryIndex, attempt: job.attemptsMade + 1, progress: job.progress }));
         if (options.json || !process.stdout.isTTY) {
-          process.stdout.write(`${JSON.stringify({ active, runs, queues: { sync, notify } })}\n`);
+          process.stdout.write(`${terminalJson({ active, runs, queues: { sync, notify } })}\n`);
           return;
         }
         if (active.length > 0) {

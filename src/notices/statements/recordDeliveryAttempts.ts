@@ -17,9 +17,9 @@ export interface RecordDeliveryAttemptsParams {
 
 /** Records the attempts and the notices' new states in one statement. */
 export const recordDeliveryAttempts = new NamedStatement<RecordDeliveryAttemptsParams>(
-  'feedsync_notice_attempts_v2',
+  'feedsync_notice_attempts_v3',
   `with attempt as (
-      select * from unnest(:noticeIds::text[], :httpStatuses::int[], :latenciesMs::int[], :errors::text[], :states::text[], :attemptCounts::int[], :delaysMs::int[])
+      select * from unnest(:noticeIds::text[], :httpStatuses::int[], :latenciesMs::int[], :errors::text[], :states::text[], :attemptCounts::int[], :delaysMs::bigint[])
         as t(notice_id, http_status, latency_ms, error, state, attempts, delay_ms)
     ),
     recorded as (

@@ -1,0 +1,70 @@
+import { isIP } from 'node:net';
+
+/** What each failed connection code means to a person. */
+const CONNECTION_CODES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'nothing is listening there',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be looked up',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+  ETIMEDOUT: 'the connection timed out',
+};
+
+const SERVERS = [
+  { variable: 'DATABASE_URL', service: 'Postgres', defaultPort: 5432 },
+  { variable: 'REDIS_URL', service: 'Redis', defaultPort: 6379 },
+] as const;
+
+/** The fields Node sets on a failed connect (address, port) or name lookup (hostname). */
+interface SocketError {
+  code?: unknown;
+  address?: unknown;
+  port?: unknown;
+  hostname?: unknown;
+  errors?: unknown;
+}
+
+/**
+ * For a failed connection (as Postgres and Redis clients report it), a line saying which server,
+ * where, through which variable, and why: `could not connect to Postgres at 127.0.0.1:5
+ * (DATABASE_URL): ECONNREFUSED (nothing is listening there)`. Undefined for any other error. The
+ * place comes from the error, never from the URL, which may hold a password.
+ */
+export function describeConnectionFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  // With both an IPv6 and an IPv4 address, Node tries each and reports an AggregateError of both.
+  const tried = Array.isArray((error as SocketError).errors) ? ((error as SocketError).errors as SocketError[]) : [];
+  const socketError = [error as SocketError, ...tried].find((candidate) => typeof candidate.code === 'string' && candidate.code in CONNECTION_CODES);
+  const code = socketError?.code as string | undefined;
+  const place = socketError && placeOf(tried.find((candidate) => candidate.address !== undefined) ?? socketError);
+  if (!code || !place) return undefined;
+  const servers = SERVERS.filter(({ variable, defaultPort }) => pointsAt(env[variable], defaultPort, place));
+  const [server] = servers;
+  // Two variables pointing at one place (a mistake in itself) leave the server unknown.
+  const where = servers.length === 1 && server ? `${server.service} at ${place.text} (${server.variable})` : `${place.text}${server ? ` (${servers.map((s) => s.variable).join(' or ')})` : ''}`;
+  return `could not connect to ${where}: ${code} (${CONNECTION_CODES[code]})`;
+}
+
+interface Place {
+  text: string;
+  host: string;
+  port: number | undefined;
+}
+
+function placeOf(error: SocketError): Place | undefined {
+  if (typeof error.address === 'string' && typeof error.port === 'number') {
+    const host = error.address;
+    return { text: `${isIP(host) === 6 ? `[${host}]` : host}:${error.port}`, host, port: error.port };
+  }
+  if (typeof error.hostname === 'string') return { text: error.hostname, host: error.hostname, port: undefined };
+  return undefined;
+}
+
+/** Whether a server URL names this place; a host name cannot be compared to an address, so its port decides. */
+function pointsAt(url: string | undefined, defaultPort: number, place: Place): boolean {
+  if (!url || !URL.canParse(url)) return false;
+  const { hostname, port } = new URL(url);
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  if (place.port === undefined) return host === place.host;
+  return (Number(port) || defaultPort) === place.port && (host === place.host || isIP(host) === 0);
+}

@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+import type { Config, PagingConfig, SourceConfig } from './schema.js';
+
+/** A problem found by comparing settings; `path` is where it is reported, the message names the other setting. */
+interface Inconsistency {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Settings that each pass on their own but not together: each reported with both paths. */
+export function reportInconsistencies(config: Config, ctx: z.RefinementCtx): void {
+  const found = [...Object.entries(config.sources).flatMap(([name, source]) => sourceProblems(name, source)), ...jobProblems(config)];
+  for (const { path, message } of found) ctx.addIssue({ code: 'custom', path, message });
+}
+
+function sourceProblems(name: string, source: SourceConfig): Inconsistency[] {
+  const at = ['sources', name];
+  const problems: Inconsistency[] = [];
+  // The API key goes with every request: a path such as //host or /\host must not carry it elsewhere.
+  const origin = URL.canParse(source.baseUrl) ? new URL(source.baseUrl).origin : undefined;
+  const target = origin && URL.canParse(source.path, source.baseUrl) ? new URL(source.path, source.baseUrl).origin : undefined;
+  if (origin && target !== origin) {
+    problems.push({ path: [...at, 'path'], message: `leads to ${target ?? 'no valid URL'}, not to the origin of sources.${name}.baseUrl (${origin}); the API key would go there` });
+  }
+  const { baseDelayMs, maxDelayMs } = source.retry;
+  if (baseDelayMs > maxDelayMs) {
+    problems.push({ path: [...at, 'retry', 'baseDelayMs'], message: `${baseDelayMs} is more than sources.${name}.retry.maxDelayMs (${maxDelayMs}): the backoff could never grow` });
+  }
+  return problems;
+}
+
+function jobProblems(config: Config): Inconsistency[] {
+  const problems: Inconsistency[] = [];
+  const names = new Set<string>();
+  config.jobs.forEach((job, index) => {
+    if (!(job.source in config.sources)) {
+      problems.push({ path: ['jobs', index, 'source'], message: `"${job.source}" is not a configured source (have: ${Object.keys(config.sources).join(', ') || 'none'})` });
+    }
+    if (names.has(job.name)) problems.push({ path: ['jobs', index, 'name'], message: `"${job.name}" is used by another job` });
+    names.add(job.name);
+    const source = config.sources[job.source];
+    job.queries.forEach((query, queryIndex) => {
+      const at = ['jobs', index, 'queries', queryIndex];
+      if (source) {
+        const paging = { ...source.paging, ...job.paging, ...query.paging };
+        for (const message of pagingProblems(paging)) problems.push({ path: [...at, 'paging'], message });
+      }
+      const records = { ...job.records, ...query.records };
+      for (const field of ['path', 'kind'] as const) {
+        if (records[field] === undefined) problems.push({ path: [...at, 'records', field], message: `is required (set it on the query or on the job)` });
+      }
+    });
+  });
+  return problems;
+}
+
+/** Combinations of paging settings that would fail or stop early at run time. */
+function pagingProblems(paging: PagingConfig): string[] {
+  const problems: string[] = [];
+  if (paging.style === 'cursor' && !paging.cursorPath) problems.push('style "cursor" needs cursorPath (where the next cursor sits in data)');
+  if (paging.window && paging.style === 'cursor') problems.push('a result window slides page or offset paging, not cursor paging');
+  if (paging.window && paging.limit > paging.window.maxResults) problems.push(`limit ${paging.limit} exceeds window.maxResults ${paging.window.maxResults}`);
+  return problems;
+}
+
+/**
+ * A retry the schedule lists but NoticeOutbox would never make: it gives a notice up once its
+ * age plus the next wait passes `giveUpAfterMs`, and the age at retry n is the sum of the waits
+ * before it (jitter aside). Only the first such retry is reported; the later ones follow from it.
+ */
+export function unreachableRetry(retryScheduleMs: readonly number[], giveUpAfterMs: number): Inconsistency | undefined {
+  let waited = 0;
+  for (const [index, waitMs] of retryScheduleMs.entries()) {
+    waited += waitMs;
+    if (waited > giveUpAfterMs) {
+      const message =
+        index === 0
+          ? `waits ${waited} ms, longer than webhook.giveUpAfterMs (${giveUpAfterMs}): the notice would be given up and never retried`
+          : `brings retry ${index + 1} to ${waited} ms after the first attempt, later than webhook.giveUpAfterMs (${giveUpAfterMs}): it would never be made`;
+      return { path: ['retryScheduleMs', index], message };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,25 @@
+import { formatPath, type ConfigProblem } from './ConfigError.js';
+
+/** Far deeper than any setting (jobs[0].queries[0].paging.window.field is 6), far shallower than the stack. */
+const MAX_DEPTH = 64;
+
+/**
+ * A tree that the recursive steps after it (interpolation, validation) could not walk: a cycle
+ * (a JS config or a YAML alias that refers to itself) or nesting past MAX_DEPTH. Either would
+ * end in a bare stack overflow instead of a message with a path.
+ */
+export function treeShapeProblem(tree: unknown, path: PropertyKey[] = [], ancestors: object[] = []): ConfigProblem | undefined {
+  if (tree === null || typeof tree !== 'object') return undefined;
+  const earlier = ancestors.indexOf(tree);
+  if (earlier >= 0) {
+    const target = formatPath(path.slice(0, earlier));
+    return { path: formatPath(path), message: `the config has a cycle: this refers back to ${target || 'the whole config'}` };
+  }
+  if (ancestors.length >= MAX_DEPTH) return { path: formatPath(path), message: `the config nests deeper than ${MAX_DEPTH} levels here` };
+  const entries: [PropertyKey, unknown][] = Array.isArray(tree) ? tree.map((item, index) => [index, item]) : Object.entries(tree);
+  for (const [key, value] of entries) {
+    const problem = treeShapeProblem(value, [...path, key], [...ancestors, tree]);
+    if (problem) return problem;
+  }
+  return undefined;
+}
