@@ -22,10 +22,6 @@ function sourceProblems(name: string, source: SourceConfig): Inconsistency[] {
   if (origin && target !== origin) {
     problems.push({ path: [...at, 'path'], message: `leads to ${target ?? 'no valid URL'}, not to the origin of sources.${name}.baseUrl (${origin}); the API key would go there` });
   }
-  const { baseDelayMs, maxDelayMs } = source.retry;
-  if (baseDelayMs > maxDelayMs) {
-    problems.push({ path: [...at, 'retry', 'baseDelayMs'], message: `${baseDelayMs} is more than sources.${name}.retry.maxDelayMs (${maxDelayMs}): the backoff could never grow` });
-  }
   return problems;
 }
 

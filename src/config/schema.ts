@@ -165,6 +165,13 @@ export const workerSchema = z.strictObject({
    * lost its data) and queues them again, to resume from their checkpoint (0: never).
    */
   reconcileIntervalMs: durationMs(0).default(60_000),
+  /**
+   * How long an unfinished run must have stored nothing before the reconciler looks for its job:
+   * longer than a live run may go quiet (request retries, rate-limit waits, a database outage).
+   */
+  reconcileAfterMs: durationMs(1).default(300_000),
+  /** Runs quiet for longer than this are not looked at: rows left unfinished long ago are not the work of a lost queue. */
+  reconcileWithinMs: durationMs(1).default(86_400_000),
   /** On SIGTERM, how long to wait for current pages to be stored before exiting anyway. */
   drainTimeoutMs: durationMs(1).default(30_000),
   keepCompleted: keepJobsSchema.default({ ageS: 7 * 86_400, count: 1_000 }),

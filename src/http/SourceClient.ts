@@ -113,6 +113,8 @@ export class SourceClient {
     const raw = this.secrets.scrub(body);
     if (statusCode < 200 || statusCode >= 300) throw this.statusError(statusCode, headers, raw);
     const envelope = parseEnvelope(raw, this.name, statusCode);
+    // Decoded, the message may show a secret its JSON escaped past the scrub of the raw text.
+    envelope.message = this.secrets.scrub(envelope.message);
     if (envelope.status !== 'success') {
       const error = envelopeError(envelope, this.config.errors, this.name, statusCode, raw);
       throw error;
@@ -188,7 +190,7 @@ export class SourceClient {
   private statusError(status: number, headers: Record<string, string | string[] | undefined>, raw: string): UpstreamError {
     let upstreamMessage: string | undefined;
     try {
-      upstreamMessage = parseEnvelope(raw, this.name, status).message || undefined;
+      upstreamMessage = this.secrets.scrub(parseEnvelope(raw, this.name, status).message) || undefined;
     } catch {
       upstreamMessage = undefined;
     }

@@ -17,6 +17,8 @@ export interface RunReconcilerOptions {
    * least a lock period, so that a run whose job is being finished or retried is left alone.
    */
   idleForMs: number;
+  /** Runs quiet for longer than this are left alone: unfinished rows that old are not the work of a lost queue (rows from before an upgrade, say). */
+  changedWithinMs: number;
   /** Runs looked at per sweep, longest idle first. */
   batchSize?: number;
 }
@@ -73,7 +75,7 @@ export class RunReconciler {
   async sweep(): Promise<SweepResult> {
     const { store } = this.runtime;
     const result: SweepResult = { requeued: [], closed: [] };
-    const runs = await store.running.idle(this.options.idleForMs, QUEUED_RUN_KEY_PATTERNS, this.options.batchSize ?? DEFAULT_BATCH);
+    const runs = await store.running.idle(this.options.idleForMs, this.options.changedWithinMs, QUEUED_RUN_KEY_PATTERNS, this.options.batchSize ?? DEFAULT_BATCH);
     for (const run of runs) {
       const state = await this.queues.sync.getJobState(run.runKey);
       if (state === 'failed') {

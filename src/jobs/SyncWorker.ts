@@ -122,9 +122,16 @@ export class SyncWorker {
     return drained;
   }
 
-  /** After a notice is committed: a drain delivering in this process is handed it, or one is queued. */
+  /**
+   * After a notice is committed: a drain delivering in this process is handed it, or one is
+   * queued. Never throws: the run's outcome is committed already, and the outbox's sweep delivers
+   * a notice whose drain could not be queued.
+   */
   private async requestDrain(): Promise<void> {
-    if (!this.handToRunningDrain()) await queueOutboxDrain(this.queues);
+    if (this.handToRunningDrain()) return;
+    await queueOutboxDrain(this.queues).catch((error: unknown) => {
+      this.runtime.logger.warn({ err: { message: (error as Error).message } }, 'could not queue notice delivery; the outbox sweep delivers it');
+    });
   }
 
   private async process(job: Job<SyncJobData, SyncJobResult>, token: string | undefined): Promise<SyncJobResult> {

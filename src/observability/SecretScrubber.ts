@@ -13,7 +13,8 @@ const SHORTEST_SCRUBBED = 6;
  * Removes known secret values from text that came from outside (an upstream's error message
  * that echoes the key, a body quoting the request): redaction by field name cannot see those.
  * Each secret is looked for as given and in the forms it travels in: base64 (basic auth, the
- * webhook secret's bytes), URL-encoded, and JSON-escaped.
+ * webhook secret's bytes), URL-encoded, and JSON-escaped. A caller also scrubs text decoded from
+ * JSON: an upstream may escape a secret in ways no list of forms foresees.
  */
 export class SecretScrubber {
   /** Every form of every secret, longest first, so that a longer form is replaced whole. */
@@ -38,7 +39,9 @@ export class SecretScrubber {
 }
 
 function formsOf(secret: string): string[] {
-  const forms = [secret, Buffer.from(secret).toString('base64'), encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
+  const json = JSON.stringify(secret).slice(1, -1);
+  // `\/` as well: some encoders (PHP's, by default) escape every slash.
+  const forms = [secret, Buffer.from(secret).toString('base64'), encodeURIComponent(secret), json, json.replaceAll('/', '\\/')];
   // A Standard Webhooks secret signs with the bytes after its prefix: those, in base64, are the secret too.
   const webhookKey = /^whsec_(.+)$/.exec(secret)?.[1];
   if (webhookKey) forms.push(webhookKey);

@@ -76,7 +76,7 @@ export class WorkerProcess {
       ? new SyncWorker(runtime, { connection: connect(), queues, handToRunningDrain: notifyWorker ? () => notifyWorker.handToRunningDrain() : undefined })
       : undefined;
     const reconciler = syncWorker
-      ? new RunReconciler(runtime, queues, shared, syncWorker.abandoned, { intervalMs: config.worker.reconcileIntervalMs, idleForMs: config.worker.lockDurationMs })
+      ? new RunReconciler(runtime, queues, shared, syncWorker.abandoned, { intervalMs: config.worker.reconcileIntervalMs, idleForMs: config.worker.reconcileAfterMs, changedWithinMs: config.worker.reconcileWithinMs })
       : undefined;
     const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store.running, shared, runtime.logger) : undefined;
     const ops = options.http ? new OpsServer({ runtime, queues, redis: shared, metrics, dashboardAuth: options.dashboardAuth }) : undefined;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { countsOf, type RecordCounts } from './RecordCounts.js';
-import type { SerialisedRecords } from './serialiseRecords.js';
+import { withoutNulEscapes, type SerialisedRecords } from './serialiseRecords.js';
 import type { PageWriteParams } from './statements/pageWriteParts.js';
 import { storePageLookingUpUnchanged, storePageOfNewRecords, type StorePageRow } from './statements/storePage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
@@ -65,7 +65,7 @@ export class PageWrites {
       kind: page.kind,
       keys: records.keys,
       hashes: records.hashes,
-      checkpoint: JSON.stringify(page.checkpoint) ?? null,
+      checkpoint: page.checkpoint === undefined ? null : withoutNulEscapes(JSON.stringify(page.checkpoint)),
       cursorValue: page.cursorValue,
       requestUrl: page.requestUrl,
       status: page.status,

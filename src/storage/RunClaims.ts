@@ -23,7 +23,8 @@ export class RunClaims {
 
   /**
    * Starts the run with this key, or resumes it (attempt + 1) when an earlier attempt did not
-   * succeed. A run that already succeeded is returned as is and must not run again.
+   * end it. A run that already ended (succeeded, or failed for good) is returned as is and must
+   * not run again.
    */
   async claim(identity: RunIdentity): Promise<RunState> {
     const claimed = await this.batches.run(identity);

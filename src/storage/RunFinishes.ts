@@ -49,7 +49,10 @@ export class RunFinishes {
       const { rows } = await this.pool.query<RunRow & { now: Date }>(readRunToFinish.with({ runId }));
       const read = rows[0];
       if (!read) throw new Error(`run ${runId} does not exist`);
-      const run = finishedState(runStateOf(read), outcome, read.now);
+      const current = runStateOf(read);
+      // Ended elsewhere meanwhile (closed as abandoned, or finished by the process that took it over): it stays so.
+      if (current.status === 'succeeded' || current.status === 'failed') return current;
+      const run = finishedState(current, outcome, read.now);
       if (await this.batches.run({ run, version: read.version, outcome, notice: notice(run) })) return run;
       if (attempt >= FINISH_ATTEMPTS) throw new Error(`run ${runId} kept changing while being finished`);
     }

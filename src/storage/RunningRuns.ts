@@ -19,9 +19,12 @@ export class RunningRuns {
     return rows.length > 0;
   }
 
-  /** Unfinished runs whose key matches one of `runKeyPatterns` and whose row has not changed for `idleForMs`, longest idle first. */
-  async idle(idleForMs: number, runKeyPatterns: string[], limit: number): Promise<IdleRun[]> {
-    const { rows } = await this.pool.query<IdleRunRow>(findIdleRuns.with({ idleForMs, runKeyPatterns, limit }));
+  /**
+   * Unfinished runs whose key matches one of `runKeyPatterns` and whose row has not changed for
+   * `idleForMs` but has within `changedWithinMs`, longest idle first.
+   */
+  async idle(idleForMs: number, changedWithinMs: number, runKeyPatterns: string[], limit: number): Promise<IdleRun[]> {
+    const { rows } = await this.pool.query<IdleRunRow>(findIdleRuns.with({ idleForMs, changedWithinMs, runKeyPatterns, limit }));
     return rows.map((row) => ({ ...runStateOf(row), scheduledFor: row.scheduled_for }));
   }
 }

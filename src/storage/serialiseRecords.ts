@@ -82,6 +82,11 @@ export function serialiseRecords(keys: readonly string[], items: readonly unknow
   return { keys: outKeys, hashes, payloads: outKeys.length > 0 ? payloads.join('\n') : null, invalid, collapsed: keys.length - count, nulsRemoved };
 }
 
+/** JSON text without its NUL escapes, which jsonb refuses (a checkpoint holding an upstream's cursor token, say). */
+export function withoutNulEscapes(json: string): string {
+  return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1') : json;
+}
+
 /** Why Postgres would refuse this record, if it would. */
 function refusal(key: string, payload: string): string | undefined {
   if (key.includes('\u0000')) return 'its key holds a NUL character, which Postgres text cannot';

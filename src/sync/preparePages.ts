@@ -83,7 +83,7 @@ function highestValue(items: readonly Record<string, unknown>[], field: string):
   let highest: string | null = null;
   for (const item of items) {
     const value = getPath(item, field);
-    if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, String(value));
+    if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, withoutNul(String(value)));
   }
   return highest;
 }

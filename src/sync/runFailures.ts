@@ -58,6 +58,7 @@ export function recordOf(failure: Error): FailureRecord {
   const database = databaseFailureOf(failure);
   const kind = failure instanceof UpstreamError || failure instanceof RecordShapeError || failure instanceof QueryChangedError ? failure.kind : database ? `database_${database.code}` : failure.name;
   // Drizzle's own message quotes every parameter (a whole page): keep the database's reason only.
-  const message = (database ? `database: ${database.message}` : failure.message).slice(0, MAX_ERROR_CHARS);
+  // Text columns cannot hold U+0000, which an upstream's message may.
+  const message = (database ? `database: ${database.message}` : failure.message).replaceAll('\u0000', '').slice(0, MAX_ERROR_CHARS);
   return { kind, message };
 }

@@ -78,8 +78,8 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   const run = await outlasting(options, options.logger, () => options.store.claims.claim(identity));
   const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
   const context: RunContext = { query, run, log, options, started: performance.now() };
-  if (run.status === 'succeeded') {
-    log.info({ runKey: run.runKey }, 'run already succeeded; not running it again');
+  if (run.status === 'succeeded' || run.status === 'failed') {
+    log.info({ runKey: run.runKey, status: run.status }, 'run already ended; not running it again');
     return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
   }
   const progress = new RunProgress(run);

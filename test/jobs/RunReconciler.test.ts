@@ -84,7 +84,7 @@ function reconcilerFor(config: Config, queues: Queues, idleForMs = 0): RunReconc
   const abandoned = new AbandonedRuns({ store, logger, metrics: undefined, noticeFor: completionNotice, requestDrain: () => Promise.resolve() });
   const redis = redisConnection(inject('redisUrl'), 'worker');
   closers.push(() => Promise.resolve(redis.disconnect()));
-  return new RunReconciler({ config, store, logger }, queues, redis, abandoned, { intervalMs: 0, idleForMs });
+  return new RunReconciler({ config, store, logger }, queues, redis, abandoned, { intervalMs: 0, idleForMs, changedWithinMs: 86_400_000 });
 }
 
 const runRow = (id: string) =>
@@ -94,7 +94,7 @@ const runRow = (id: string) =>
 
 describe('RunReconciler', () => {
   it('in a worker process, queues again by itself a run whose queue job is gone, and the run resumes from its checkpoint to the end', async () => {
-    const config = configWith({ reconcileIntervalMs: 200 });
+    const config = configWith({ reconcileIntervalMs: 200, reconcileAfterMs: 1000 });
     const runId = await runWithoutJob(config, queuedRunKey('artists', 0, randomUUID()));
     const feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
     closers.push(() => feedsync.close());
@@ -135,6 +135,15 @@ describe('RunReconciler', () => {
     const queues = openTestQueues(config);
     await runWithoutJob(config, queuedRunKey('artists', 0, randomUUID()));
     expect(await reconcilerFor(config, queues, 60_000).sweep()).toEqual({ requeued: [], closed: [] });
+    expect(await queues.sync.count()).toBe(0);
+  });
+
+  it('leaves alone a run that has been quiet for longer than the window it looks in', async () => {
+    const config = configWith();
+    const queues = openTestQueues(config);
+    const runId = await runWithoutJob(config, queuedRunKey('artists', 0, randomUUID()));
+    await database.pool.query(`update sync_runs set updated_at = now() - interval '2 days' where id = $1`, [runId]);
+    expect(await reconcilerFor(config, queues).sweep()).toEqual({ requeued: [], closed: [] });
     expect(await queues.sync.count()).toBe(0);
   });
 

@@ -15,6 +15,10 @@ describe('SecretScrubber', () => {
     expect(new SecretScrubber([key]).scrub(text)).toBe('[redacted] [redacted] [redacted]');
   });
 
+  it('replaces its form with every slash escaped, as PHP writes JSON', () => {
+    expect(new SecretScrubber(['key/with/slashes']).scrub('{"echo":"key\\/with\\/slashes"}')).toBe('{"echo":"[redacted]"}');
+  });
+
   it('replaces the bytes of a webhook secret as well as the secret', () => {
     const bytes = Buffer.from('twenty-four bytes or more, really').toString('base64');
     expect(new SecretScrubber([`whsec_${bytes}`]).scrub(`whsec_${bytes} ${bytes}`)).toBe('[redacted] [redacted]');

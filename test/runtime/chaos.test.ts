@@ -54,7 +54,7 @@ function chaosConfig(): ConfigInput {
     jobs: [{ name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: PAGE_SIZE }, queries: [{ q: 'a', params: { method: 'artist.search' } }] }],
     webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid, retryScheduleMs: [200, 500, 1000] },
     // One attempt: a crash or an outage that used it would fail the run.
-    worker: { prefix: `chaos-${randomBytes(4).toString('hex')}`, httpPort: 0, attempts: 1, lockDurationMs: 2000, stalledIntervalMs: 1000, reconcileIntervalMs: 500, drainTimeoutMs: 5000 },
+    worker: { prefix: `chaos-${randomBytes(4).toString('hex')}`, httpPort: 0, attempts: 1, lockDurationMs: 2000, stalledIntervalMs: 1000, reconcileIntervalMs: 500, reconcileAfterMs: 2000, drainTimeoutMs: 5000 },
   };
 }
 
@@ -86,7 +86,11 @@ async function pagesGoOn(runId: string, more: number, what: string): Promise<voi
   const row = await waitFor(`${more} more pages after ${what}`, async () => {
     const current = await runRow(runId);
     return current && current.pages >= start + more && current;
-  }, 60_000);
+  }, 60_000).catch((error: Error) => {
+    // What each process was doing, for a failure seen only on a loaded machine.
+    const tails = processes.map((process) => `--- pid ${process.pid}${process.child.exitCode === null && process.child.signalCode === null ? '' : ' (ended)'}:\n${process.output().slice(-2500)}`);
+    throw new Error(`${error.message}\n${tails.join('\n')}`);
+  });
   expect(row.status, `the run ended before the chaos did (after ${what})`).toBe('running');
 }
 

@@ -28,7 +28,9 @@ beforeAll(async () => {
       return;
     }
     response.statusCode = 401;
-    response.end(JSON.stringify({ status: 'error', data: null, message: `Invalid API key: ${authorization} (${Buffer.from(API_KEY).toString('base64')})` }));
+    // The key once more, each character escaped as \uXXXX: only the decoded message shows it.
+    const escaped = [...API_KEY].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    response.end(`{"status":"error","data":null,"message":"Invalid API key: ${authorization} (${Buffer.from(API_KEY).toString('base64')}) ${escaped}"}`);
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
@@ -53,7 +55,7 @@ describe('an upstream that echoes the API key', () => {
     const output = run.output();
     // The run failed on page 2's refusal, and said what the upstream said, without the key.
     expect(code, output).not.toBe(0);
-    expect(output).toContain('Invalid API key: Bearer [redacted] ([redacted])');
+    expect(output).toContain('Invalid API key: Bearer [redacted] ([redacted]) [redacted]');
     for (const secret of [API_KEY, Buffer.from(API_KEY).toString('base64'), WEBHOOK_SECRET]) expect(output).not.toContain(secret);
 
     const tables = await database.pool.query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);

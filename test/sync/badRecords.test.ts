@@ -109,6 +109,18 @@ describe('records Postgres cannot take', () => {
   });
 });
 
+describe('NULs outside records', () => {
+  it('are kept out of the run row: an error envelope whose message holds one is recorded without it', async () => {
+    const name = randomUUID();
+    bodies.set(name, '{"status":"error","data":null,"message":"no such\\u0000 thing"}');
+    const { summary } = await sync(name);
+    expect(summary.status).toBe('failed');
+    const { rows } = await database.pool.query<{ status: string; error: string }>('select status, error from sync_runs where id = $1', [summary.runId]);
+    expect(rows[0]!.status).toBe('failed');
+    expect(rows[0]!.error).toContain('no such thing');
+  });
+});
+
 describe('records stored other than as sent', () => {
   it('collapse repeated keys of a page to the last, counted in the run and logged once for the page', async () => {
     const page = servePage(['{"id":"twice","v":1}', '{"id":"once","v":2}', '{"id":"twice","v":3}']);

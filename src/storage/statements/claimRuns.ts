@@ -21,10 +21,10 @@ export type ClaimedRunRow = RunRow & { now: Date };
 
 /**
  * Inserts each run, or takes it up again (attempt + 1, crashes as the queue counts them) unless
- * it succeeded; returns the rows it wrote. A run that succeeded is not returned.
+ * it ended (succeeded, or failed for good); returns the rows it wrote. A run that ended is not returned.
  */
 export const claimRuns = new NamedStatement<ClaimRunsParams>(
-  'feedsync_claims_v4',
+  'feedsync_claims_v5',
   `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, crashes)
     select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, crashes
     from unnest(:ids::uuid[], :runKeys::text[], :jobs::text[], :sources::text[], :queryIndexes::int[], :queryKeys::text[], :queries::jsonb[], :scheduledFors::timestamptz[], :crashes::int[])
@@ -33,6 +33,6 @@ export const claimRuns = new NamedStatement<ClaimRunsParams>(
     order by run_key
     on conflict (run_key) do update
       set attempt = s.attempt + 1, crashes = greatest(s.crashes, excluded.crashes), status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
-      where s.status <> 'succeeded'
+      where s.status not in ('succeeded', 'failed')
     returning ${RUN_COLUMNS}, now() as now`,
 );

@@ -26,7 +26,7 @@ export interface FinishRunsParams {
  * from ending before it started.
  */
 export const finishRuns = new NamedStatement<FinishRunsParams>(
-  'feedsync_finish_writes_v6',
+  'feedsync_finish_writes_v7',
   `with outcome as (
       select * from unnest(:runIds::uuid[], :versions::text[], :statuses::text[], :finishedAts::timestamptz[], :stopReasons::text[], :errorKinds::text[],
           :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[], :crashes::int[])
@@ -37,7 +37,8 @@ export const finishRuns = new NamedStatement<FinishRunsParams>(
       set status = o.status, finished_at = case when o.status in ('interrupted', 'retrying') then null else greatest(o.finished_at, s.started_at) end, stop_reason = o.stop_reason, error_kind = o.error_kind, error = o.error,
         crashes = greatest(s.crashes, coalesce(o.crashes, 0)), updated_at = now()
       from outcome o
-      where s.id = o.id and s.xmin::text = o.version
+      -- An ended run stays as it ended, whoever finishes it late.
+      where s.id = o.id and s.xmin::text = o.version and s.status not in ('succeeded', 'failed')
       returning s.id, s.job, s.query_key
     ),
     cursor as (
