@@ -49,8 +49,11 @@ afterAll(async () => {
 });
 
 function chaosConfig(): ConfigInput {
+  const sources = simulatorSources(simulator);
+  // A request slowed by a loaded machine is not the fault under test: with one attempt, four timeouts in a row would fail the run.
+  sources.music = { ...sources.music!, timeoutMs: 15_000 };
   return {
-    sources: simulatorSources(simulator),
+    sources,
     jobs: [{ name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: PAGE_SIZE }, queries: [{ q: 'a', params: { method: 'artist.search' } }] }],
     webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid, retryScheduleMs: [200, 500, 1000] },
     // One attempt: a crash or an outage that used it would fail the run.
@@ -86,10 +89,11 @@ async function pagesGoOn(runId: string, more: number, what: string): Promise<voi
   const row = await waitFor(`${more} more pages after ${what}`, async () => {
     const current = await runRow(runId);
     return current && current.pages >= start + more && current;
-  }, 60_000).catch((error: Error) => {
+  }, 60_000).catch(async (error: Error) => {
     // What each process was doing, for a failure seen only on a loaded machine.
+    const { rows } = await pool.query('select status, pages, attempt, crashes, error_kind, error from sync_runs where id = $1', [runId]).catch(() => ({ rows: [] }));
     const tails = processes.map((process) => `--- pid ${process.pid}${process.child.exitCode === null && process.child.signalCode === null ? '' : ' (ended)'}:\n${process.output().slice(-2500)}`);
-    throw new Error(`${error.message}\n${tails.join('\n')}`);
+    throw new Error(`${error.message}\nrun: ${JSON.stringify(rows[0])}\n${tails.join('\n')}`);
   });
   expect(row.status, `the run ended before the chaos did (after ${what})`).toBe('running');
 }
