@@ -4,10 +4,11 @@ import { z } from 'zod';
 export const INT32_MAX = 2_147_483_647;
 
 /**
- * What NoticeOutbox adds to `webhook.timeoutMs` for a notice's lease, which is written as
- * milliseconds to an `int` parameter: the timeout must leave room for it.
+ * What NoticeOutbox adds to `webhook.timeoutMs` for a notice's lease (the longest an attempt can
+ * take, then this), which is written as milliseconds to an `int` parameter: the timeout must
+ * leave room for it.
  */
-const NOTICE_LEASE_MARGIN_MS = 10_000;
+export const NOTICE_LEASE_MARGIN_MS = 10_000;
 
 /** Numbers may come from `${ENV}` references, which are text: "25" reads as 25. */
 const fromText = (value: unknown) => (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value);

@@ -1,3 +1,4 @@
+import type { Job } from 'bullmq';
 import type { Logger } from '../observability/logger.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { RunStore } from '../storage/RunStore.js';
@@ -45,4 +46,24 @@ export class AbandonedRuns {
       return undefined;
     }
   }
+}
+
+/** BullMQ's reason for failing a job whose worker stopped renewing its lock too many times. */
+const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
+
+/** Whether BullMQ failed the job because its worker crashed more often than worker.maxCrashes allows. */
+export function stalledTooOften(error: Error): boolean {
+  return STALLED_TOO_OFTEN.test(error.message);
+}
+
+/**
+ * Why BullMQ failed a run's job for good without the run recording it: its worker crashed more
+ * often than worker.maxCrashes allows, or the run's own last failure could not be recorded.
+ */
+export function abandonedOutcome(run: RunState, job: Pick<Job, 'stalledCounter'>, error: Error, maxCrashes: number): RunOutcome {
+  if (stalledTooOften(error)) {
+    const error = `the run's worker crashed more than worker.maxCrashes (${maxCrashes}) times; it stopped after page ${run.pages}`;
+    return { status: 'failed', errorKind: 'crashed_too_often', error, crashes: job.stalledCounter };
+  }
+  return { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message };
 }

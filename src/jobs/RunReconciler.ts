@@ -5,9 +5,9 @@ import type { Logger } from '../observability/logger.js';
 import type { IdleRun } from '../storage/RunningRuns.js';
 import type { RunStore } from '../storage/RunStore.js';
 import { QUEUED_RUN_KEY_PATTERNS } from '../sync/runKeys.js';
-import type { AbandonedRuns } from './AbandonedRuns.js';
+import { abandonedOutcome, type AbandonedRuns } from './AbandonedRuns.js';
 import type { Queues, SyncJobData } from './queues.js';
-import { abandonedOutcome, type SyncJobResult } from './SyncWorker.js';
+import type { SyncJobResult } from './SyncWorker.js';
 
 export interface RunReconcilerOptions {
   /** How often this process looks (0: never by itself; `sweep()` still works). */

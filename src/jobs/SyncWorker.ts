@@ -8,10 +8,10 @@ import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { Logger } from '../observability/logger.js';
 import { RunTakenOverError } from '../storage/PageWrites.js';
 import type { RunStore } from '../storage/RunStore.js';
-import type { NoticeToQueue, RunOutcome, RunState } from '../storage/runState.js';
+import type { NoticeToQueue, RunState } from '../storage/runState.js';
 import type { SourceRegistry } from '../sync/SourceRegistry.js';
 import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
-import { AbandonedRuns } from './AbandonedRuns.js';
+import { AbandonedRuns, abandonedOutcome, stalledTooOften } from './AbandonedRuns.js';
 import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
 
 /** What the sync worker runs with: the parts of a process it shares. */
@@ -43,9 +43,6 @@ export interface SyncJobResult {
   pages: number;
   records: RunSummary['counts'];
 }
-
-/** BullMQ's reason for failing a job whose worker stopped renewing its lock too many times. */
-const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 
 /** A job's progress (pages, records) is written to Redis at most this often: status needs no more, and a run of one page none. */
 const PROGRESS_INTERVAL_MS = 1_000;
@@ -96,7 +93,7 @@ export class SyncWorker {
       runtime.logger.warn({ runKey: job.data.runKey, attemptsMade: job.attemptsMade, err: { message: error.message } }, 'sync job attempt failed');
       // BullMQ's own verdict, not the run's: this also sees what never reached syncQuery's decision
       // (a stall, a lost lock, a finish that could not be written).
-      const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || STALLED_TOO_OFTEN.test(error.message);
+      const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || stalledTooOften(error);
       if (final) void this.abandoned.close(job.data.runKey, (run) => abandonedOutcome(run, job, error, settings.maxCrashes));
     });
   }
@@ -221,16 +218,4 @@ async function handingBackTakeOvers<T>(job: Job<SyncJobData, SyncJobResult>, tok
     await job.moveToDelayed(Date.now(), token);
     throw new DelayedError();
   }
-}
-
-/**
- * Why BullMQ failed a run's job for good without the run recording it: its worker crashed more
- * often than worker.maxCrashes allows, or the run's own last failure could not be recorded.
- */
-export function abandonedOutcome(run: RunState, job: Job<SyncJobData, SyncJobResult>, error: Error, maxCrashes: number): RunOutcome {
-  if (STALLED_TOO_OFTEN.test(error.message)) {
-    const error = `the run's worker crashed more than worker.maxCrashes (${maxCrashes}) times; it stopped after page ${run.pages}`;
-    return { status: 'failed', errorKind: 'crashed_too_often', error, crashes: job.stalledCounter };
-  }
-  return { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message };
 }

@@ -1,5 +1,6 @@
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { desc, eq, sql } from 'drizzle-orm';
+import { NOTICE_LEASE_MARGIN_MS } from '../config/bounds.js';
 import type { WebhookConfig } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type pg from 'pg';
@@ -38,8 +39,6 @@ export interface DeliveryResult {
   attempt: DeliveryAttempt;
 }
 
-/** Added to the longest an attempt can take (its deadline, timeoutMs) before its lease ends. */
-const LEASE_MARGIN_MS = 10_000;
 const MIN_RETRY_AFTER_MS = 1_000;
 
 /**
@@ -132,7 +131,7 @@ export class NoticeOutbox {
 
   /** How long a sender holds leased notices before another may try them: longer than any attempt. */
   private leaseMs(): number {
-    return this.webhook.timeoutMs + LEASE_MARGIN_MS;
+    return this.webhook.timeoutMs + NOTICE_LEASE_MARGIN_MS;
   }
 
   async list(limit = 50): Promise<NoticeRow[]> {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { countsOf, type RecordCounts } from './RecordCounts.js';
-import { withoutNulEscapes, type SerialisedRecords } from './serialiseRecords.js';
+import { withoutNulEscapes } from './nulChars.js';
+import type { SerialisedRecords } from './serialiseRecords.js';
 import type { PageWriteParams } from './statements/pageWriteParts.js';
 import { storePageLookingUpUnchanged, storePageOfNewRecords, type StorePageRow } from './statements/storePage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';

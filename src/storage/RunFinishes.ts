@@ -42,8 +42,8 @@ export class RunFinishes {
    */
   async finish(runId: string, outcome: RunOutcome, notice: (run: RunState) => NoticeToQueue | undefined, known?: RunState): Promise<RunState> {
     if (known?.id === runId) {
-      const run = finishedState(known, outcome, this.clock.now(known.startedAt));
-      if (await this.batches.run({ run, version: known.version, outcome, notice: notice(run) })) return run;
+      const finished = await this.finishIfUnchanged(known, outcome, notice);
+      if (finished) return finished;
     }
     for (let attempt = 1; ; attempt++) {
       const { rows } = await this.pool.query<RunRow & { now: Date }>(readRunToFinish.with({ runId }));

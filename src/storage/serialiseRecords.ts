@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { NUL_ESCAPE } from './nulChars.js';
 
 /** A record that cannot be stored as it is, and why. */
 export interface InvalidRecord {
@@ -29,8 +30,6 @@ export interface SerialisedRecords {
   nulsRemoved: number;
 }
 
-/** A `\u0000` escape in JSON text, not preceded by an escaped backslash of its own. */
-const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
 /** A UTF-16 surrogate without its other half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** JSON.stringify writes a well-formed surrogate pair as is, so any surrogate escape it wrote is a lone one. */
@@ -80,11 +79,6 @@ export function serialiseRecords(keys: readonly string[], items: readonly unknow
     hashes.push(hash('sha1', payload, 'base64'));
   }
   return { keys: outKeys, hashes, payloads: outKeys.length > 0 ? payloads.join('\n') : null, invalid, collapsed: keys.length - count, nulsRemoved };
-}
-
-/** JSON text without its NUL escapes, which jsonb refuses (a checkpoint holding an upstream's cursor token, say). */
-export function withoutNulEscapes(json: string): string {
-  return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1') : json;
 }
 
 /** Why Postgres would refuse this record, if it would. */

@@ -9,6 +9,7 @@ import type { Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { selectRecords } from '../paging/selectRecords.js';
+import { withoutNulChars } from '../storage/nulChars.js';
 import { serialiseRecords } from '../storage/serialiseRecords.js';
 import type { FetchPreparedPage } from './PagesAhead.js';
 import { maxValue } from './RunCheckpoint.js';
@@ -64,7 +65,7 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
     }
     return {
       // Text columns cannot hold U+0000 either.
-      envelope: { requestUrl: url, raw, status: withoutNul(envelope.status), message: withoutNul(envelope.message), bytes, contentHash },
+      envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash },
       latencyMs,
       expectedTotal: readTotal(envelope.data, query.paging.totalPath),
       advance,
@@ -74,16 +75,12 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
   };
 }
 
-function withoutNul(text: string): string {
-  return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
-}
-
 /** The highest value of `field` among the items; null when none has one. */
 function highestValue(items: readonly Record<string, unknown>[], field: string): string | null {
   let highest: string | null = null;
   for (const item of items) {
     const value = getPath(item, field);
-    if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, withoutNul(String(value)));
+    if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, withoutNulChars(String(value)));
   }
   return highest;
 }

@@ -3,6 +3,7 @@ import { WindowStuckError } from '../paging/Paginator.js';
 import { PagingStyleError } from '../paging/paginatorStyles.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
+import { withoutNulChars } from '../storage/nulChars.js';
 
 /** A run resumed with a different query at its index than it started with. */
 export class QueryChangedError extends Error {
@@ -59,6 +60,6 @@ export function recordOf(failure: Error): FailureRecord {
   const kind = failure instanceof UpstreamError || failure instanceof RecordShapeError || failure instanceof QueryChangedError ? failure.kind : database ? `database_${database.code}` : failure.name;
   // Drizzle's own message quotes every parameter (a whole page): keep the database's reason only.
   // Text columns cannot hold U+0000, which an upstream's message may.
-  const message = (database ? `database: ${database.message}` : failure.message).replaceAll('\u0000', '').slice(0, MAX_ERROR_CHARS);
+  const message = withoutNulChars(database ? `database: ${database.message}` : failure.message).slice(0, MAX_ERROR_CHARS);
   return { kind, message };
 }

@@ -11,7 +11,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/startSimulat
 import { openRunStore } from '../../src/storage/RunStore.js';
 import { inProcessRunKey } from '../../src/sync/runKeys.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
-import { startFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
+import { enqueueByCli, startedFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
 import { capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
@@ -62,11 +62,8 @@ function chaosConfig(): ConfigInput {
 }
 
 async function startWorker(configFile: string): Promise<FeedsyncProcess> {
-  const worker = startFeedsync(['worker', '--config', configFile], { REDIS_URL: redis.url, DATABASE_URL: postgres.url });
+  const worker = await startedFeedsync(['worker', '--config', configFile], { REDIS_URL: redis.url, DATABASE_URL: postgres.url });
   processes.push(worker);
-  await waitFor('a worker to start', () => worker.output().includes('feedsync started'), 30_000).catch((error: Error) => {
-    throw new Error(`${error.message}\n${worker.output()}`);
-  });
   return worker;
 }
 
@@ -130,9 +127,7 @@ describe('a long run under chaos', () => {
     const config = chaosConfig();
     const file = await writeConfig(config);
     const workers = [await startWorker(file), await startWorker(file)];
-    const enqueue = startFeedsync(['enqueue', 'artists', '--config', file], { REDIS_URL: redis.url, DATABASE_URL: postgres.url });
-    expect((await enqueue.exited).code, enqueue.output()).toBe(0);
-    const runId = enqueue.output().trim().split('\n').at(-1)!;
+    const runId = await enqueueByCli('artists', file, { REDIS_URL: redis.url, DATABASE_URL: postgres.url });
     await pagesGoOn(runId, 3, 'the start');
 
     const killHolder = async (kill: number) => {

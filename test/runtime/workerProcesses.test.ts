@@ -4,7 +4,7 @@ import { workerSchema, type ConfigInput } from '../../src/config/schema.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';
 import { startRedisServer, type RedisServer } from '../../src/localstack/redisServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { startFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
+import { enqueueByCli, startedFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
 import { startHoldingProxy } from '../support/holdingProxy.js';
 import { watchSyncQueueAdds } from '../support/syncQueueAdds.js';
 import { artistSearchTotal, simulatorSources } from '../support/syncFixture.js';
@@ -66,19 +66,13 @@ async function syncJobs(prefix: string) {
 }
 
 async function spawn(command: string, configFile: string, redisUrl = inject('redisUrl')) {
-  const process = startFeedsync([command, '--config', configFile], { REDIS_URL: redisUrl, DATABASE_URL: database.url });
+  const process = await startedFeedsync([command, '--config', configFile], { REDIS_URL: redisUrl, DATABASE_URL: database.url });
   processes.push(process);
-  await waitFor(`${command} to start`, () => process.output().includes('feedsync started') || process.output().includes('scheduler started'), 30_000).catch((error: Error) => {
-    throw new Error(`${error.message}\n${process.output()}`);
-  });
   return process;
 }
 
-async function enqueue(configFile: string, redisUrl = inject('redisUrl')): Promise<string> {
-  const process = startFeedsync(['enqueue', 'artists', '--config', configFile], { REDIS_URL: redisUrl, DATABASE_URL: database.url });
-  const { code } = await process.exited;
-  expect(code, process.output()).toBe(0);
-  return process.output().trim().split('\n').at(-1)!;
+function enqueue(configFile: string, redisUrl = inject('redisUrl')): Promise<string> {
+  return enqueueByCli('artists', configFile, { REDIS_URL: redisUrl, DATABASE_URL: database.url });
 }
 
 /** Resolves with the exit once the process has ended by itself, or fails after `timeoutMs`. */

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../src/config/schema.js';
+import { expect } from 'vitest';
 import { scratchDir } from './scratchDir.js';
+import { waitFor } from './waitFor.js';
 
 // Apart, so that code outside vitest (the bench) can poll too.
 export { waitFor } from './waitFor.js';
@@ -37,3 +39,25 @@ export function startFeedsync(args: string[], env: Record<string, string>): Feed
   return { child, pid: child.pid ?? 0, output: () => output, exited, kill: (signal) => child.kill(signal) };
 }
 
+
+/**
+ * Starts a long-running `feedsync` command (worker, scheduler) and waits until it says it has
+ * started; fails with its output if it does not within 30 s.
+ */
+export async function startedFeedsync(args: string[], env: Record<string, string>): Promise<FeedsyncProcess> {
+  const process = startFeedsync(args, env);
+  const started = () => process.output().includes('feedsync started') || process.output().includes('scheduler started');
+  await waitFor(`${args[0]} to start`, started, 30_000).catch((error: Error) => {
+    process.kill('SIGKILL');
+    throw new Error(`${error.message}\n${process.output()}`);
+  });
+  return process;
+}
+
+/** `feedsync enqueue <job>`: the id of the run it queued (the last line it prints). */
+export async function enqueueByCli(job: string, configFile: string, env: Record<string, string>): Promise<string> {
+  const process = startFeedsync(['enqueue', job, '--config', configFile], env);
+  const { code } = await process.exited;
+  expect(code, process.output()).toBe(0);
+  return process.output().trim().split('\n').at(-1)!;
+}
