@@ -133,9 +133,9 @@ try {
   const smallRuns = median(smallTrials, (trial) => trial.runsPerS);
   say(`   median: ${smallRuns.runsPerS.toFixed(1)} runs/s`);
 
-  say('7. the built `feedsync worker` on the example config, ready and idle…');
-  const idleWorker = await measureIdleWorker({ sim, redisUrl, databaseUrl, idleMs: 5_000 });
-  say(`   RSS ${idleWorker.rssMB.toFixed(0)} MB`);
+  say('7. the built `feedsync worker` on the example config, idle after start and after a run…');
+  const idleWorker = await measureIdleWorker({ sim, redisUrl, databaseUrl, idleMs: 30_000 });
+  say(`   RSS ${idleWorker.beforeRunsRssMB.toFixed(0)} MB before any run, ${idleWorker.betweenRunsRssMB.toFixed(0)} MB between runs`);
 
   const notes = [
     'upstream: the bundled simulator in its own process, head frozen at block 120,000; no rate limit configured',
@@ -148,7 +148,7 @@ try {
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
-    `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer) on feedsync.yaml with the simulator's URLs and no job for it; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200`,
+    `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
   ];
   const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, simulatorStart, idleWorker }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));

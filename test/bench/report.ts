@@ -1,7 +1,7 @@
 import { formatTable } from '../../src/cli/printTable.js';
 import type { Machine, Versions } from './environment.js';
 import type { FetchParseLimit } from './fetchParseLimit.js';
-import { idleWorkerRow, idleWorkerTarget, type IdleWorker } from './idleWorker.js';
+import { idleWorkerRow, idleWorkerTargets, type IdleWorker } from './idleWorker.js';
 import type { MeasuredRuns } from './measureRuns.js';
 import type { NaiveLoop } from './naiveLoop.js';
 import type { QueueLimit } from './queueLimit.js';
@@ -48,7 +48,7 @@ export interface Measurements {
   smallRuns: MeasuredRuns;
   smallTrials: MeasuredRuns[];
   simulatorStart: SimulatorStart;
-  /** The built `feedsync worker`, ready and idle. */
+  /** The built `feedsync worker`, idle after start and between runs. */
   idleWorker: IdleWorker;
 }
 
@@ -116,6 +116,8 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     peakRssResyncMB: round(m.resync.memory.peakRssMB, 1),
     peakRssSmallRunsMB: round(m.smallRuns.memory.peakRssMB, 1),
     idleRssMB: round(m.big.memory.idleRssMB, 1),
+    idleWorkerBeforeRunsRssMB: round(m.idleWorker.beforeRunsRssMB, 1),
+    idleWorkerBetweenRunsRssMB: round(m.idleWorker.betweenRunsRssMB, 1),
   };
   const ratios = {
     e2eVsLimit: round(m.big.recordsPerS / limit, 3),
@@ -132,7 +134,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     { name: `peak RSS ${n(sizes.big)} (MB)`, wanted: '< 300', value: figures.peakRss1mMB, met: figures.peakRss1mMB < 300 },
     { name: `${n(sizes.smallRuns)} one-page runs (runs/s)`, wanted: '>= 500', value: figures.smallRunsPerS, met: figures.smallRunsPerS >= 500 },
     simulatorStartTarget(m.simulatorStart),
-    idleWorkerTarget(m.idleWorker),
+    ...idleWorkerTargets(m.idleWorker),
   ];
   return { quick, date: new Date().toISOString(), benchSeconds: round(context.benchSeconds, 1), machine: context.machine, versions: context.versions, sizes, notes: context.notes, figures, ratios, targets, details: m };
 }
