@@ -27,8 +27,9 @@ export function resolveQuery(config: Config, job: JobConfig, queryIndex: number)
   if (!query) throw new Error(`job "${job.name}" has no query ${queryIndex} (it has ${job.queries.length}, numbered from 0)`);
   const source = config.sources[job.source];
   if (!source) throw new Error(`job "${job.name}" names unknown source "${job.source}"`);
-  const params = Object.fromEntries(Object.entries(query.params).map(([key, value]) => [key, String(value)]));
-  const fingerprint = JSON.stringify([query.q ?? null, Object.entries(params).sort(([a], [b]) => a.localeCompare(b))]);
+  const own = Object.fromEntries(Object.entries(query.params).map(([key, value]) => [key, String(value)]));
+  // The query's own params only: a queryKey (and the incremental cursor it names) survives edits of the shared ones.
+  const fingerprint = JSON.stringify([query.q ?? null, Object.entries(own).sort(([a], [b]) => a.localeCompare(b))]);
   return {
     job: job.name,
     sourceName: job.source,
@@ -36,7 +37,7 @@ export function resolveQuery(config: Config, job: JobConfig, queryIndex: number)
     queryIndex,
     queryKey: createHash('sha256').update(fingerprint).digest('hex').slice(0, 16),
     q: query.q,
-    params,
+    params: { ...source.params, ...job.params, ...own },
     paging: { ...source.paging, ...job.paging, ...query.paging },
     // The schema's superRefine guarantees path and kind once job and query are merged.
     records: { key: 'id', ...job.records, ...query.records } as RecordSelectorConfig,

@@ -1,11 +1,12 @@
 import cron from 'node-cron';
 import { z } from 'zod';
 import { count, durationMs, integer, webhookTimeoutMs } from './bounds.js';
+import { authSchema } from './authSchema.js';
 import { reportInconsistencies, unreachableRetry } from './configConsistency.js';
+import { dotPath, dotPathOrWhole } from './dotPath.js';
+import { recordSkipSchema } from './recordSkipSchema.js';
+import { responseErrorsSchema, responseSchema } from './responseSchema.js';
 import { webhookSecretSchema } from './webhookSecret.js';
-
-/** A dot path into a JSON object, e.g. `results.trackmatches.track`. */
-const dotPath = z.string().regex(/^[A-Za-z0-9_@$-]+(\.[A-Za-z0-9_@$-]+)*$/, 'must be a dot path such as "results.artistmatches.artist"');
 
 const keyPart = z.union([dotPath, z.literal('$query')]);
 
@@ -36,7 +37,7 @@ export const windowSchema = z.strictObject({
 
 export const pagingSchema = z.strictObject({
   /** The styles src/paging/paginatorStyles.ts registers (config may not import paging: it is the bottom layer). */
-  style: z.enum(['page', 'offset', 'cursor']).default('page'),
+  style: z.enum(['page', 'offset', 'cursor', 'link_header', 'next_url']).default('page'),
   /** Items per page, sent as `limitParam`. */
   limit: integer(1, 10_000).default(50),
   limitParam: z.string().min(1).default('limit'),
@@ -46,6 +47,8 @@ export const pagingSchema = z.strictObject({
   /** For `cursor` style: where the next cursor sits in `data`, and the parameter that carries it. */
   cursorPath: dotPath.optional(),
   cursorParam: z.string().min(1).default('cursor'),
+  /** For `next_url` style: where the next page's URL (absolute, or relative to the endpoint) sits in `data`. */
+  nextUrlPath: dotPath.optional(),
   maxPages: count(1).default(10_000),
   window: windowSchema.optional(),
   /** Where the result total sits in `data` (for progress): a dot path, or a list tried in order. */
@@ -53,11 +56,15 @@ export const pagingSchema = z.strictObject({
     .union([dotPath, z.array(dotPath).min(1)], { error: 'must be a dot path or a list of dot paths' })
     .transform((paths) => (typeof paths === 'string' ? [paths] : paths))
     .default(['total', 'results.total', '@attr.total']),
+  /** Where the number of pages sits in `data` (Last.fm's `recenttracks.@attr.totalPages`): paging stops after that many. */
+  totalPagesPath: dotPath.optional(),
+  /** Where a "more pages" flag sits in `data` (`has_more`): paging stops at a page where it is false. */
+  hasMorePath: dotPath.optional(),
 });
 
 export const recordSelectorSchema = z.strictObject({
-  /** Where the items sit in `data`; an object there is one record. */
-  path: dotPath,
+  /** Where the items sit in `data` (`.` when the data is the list); an object there is one record. */
+  path: dotPathOrWhole,
   /**
    * Record field that identifies it; `$query` stands for the query's `q`. A list makes a
    * composite key (joined with "|"), e.g. `[$query, id]` for items relative to the query.
@@ -70,21 +77,20 @@ export const recordSelectorSchema = z.strictObject({
    * fails its page, naming it; `skip` keeps it in `dead_letters` and stores the rest of the page.
    */
   onInvalid: z.enum(['fail', 'skip']).default('fail'),
+  /** Records left out before keys are read (Last.fm's "now playing" track, which has no date): counted per run as filtered. */
+  skip: recordSkipSchema.optional(),
 });
 
-/** How an error envelope (`status` other than success) is classified. */
-export const envelopeErrorsSchema = z.strictObject({
-  /** Case-insensitive message fragments that mean "rate limited": retried after a wait. */
-  rateLimitedMessages: z.array(z.string().min(1)).default(['rate limit']),
-  /** Fragments that mean a passing failure: retried. */
-  temporaryMessages: z.array(z.string().min(1)).default(['temporary', 'try again', 'service offline']),
-  /** Fragments that mean the key is bad: the run fails at once. */
-  authMessages: z.array(z.string().min(1)).default(['invalid api key', 'suspended']),
-});
+const paramValue = z.union([z.string(), z.number(), z.boolean()]);
+/** Request parameters as sent: numbers and booleans as their text. */
+const requestParams = z.record(z.string(), paramValue).transform((params) => Object.fromEntries(Object.entries(params).map(([key, value]) => [key, String(value)])));
 
-export const sourceSchema = z.strictObject({
+export const sourceSchema = z
+  .strictObject({
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  apiKey: z.string().min(1, 'must not be empty'),
+  /** Shorthand for `auth: {type: bearer, value: apiKey}`. */
+  apiKey: z.string().min(1, 'must not be empty').optional(),
+  auth: authSchema.optional(),
   /** Path of the endpoint under `baseUrl`, e.g. `/2.0/` or `/api`. */
   path: z.string().startsWith('/', 'must start with /'),
   timeoutMs: durationMs(1).default(15_000),
@@ -93,8 +99,16 @@ export const sourceSchema = z.strictObject({
   retry: retryPolicySchema.prefault({}),
   rateLimit: rateLimitSchema.optional(),
   paging: pagingSchema.prefault({}),
-  errors: envelopeErrorsSchema.prefault({}),
-});
+  response: responseSchema.prefault({}),
+  errors: responseErrorsSchema.prefault({}),
+  /** Sent with every request of the source (`format: json`); a job's or query's params of the same name win. */
+  params: requestParams.default({}),
+})
+  .superRefine((source, ctx) => {
+    if (source.apiKey === undefined && source.auth === undefined) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'is required: set auth (or apiKey, for a Bearer key); auth: {type: none} for an API without one' });
+    if (source.apiKey !== undefined && source.auth !== undefined) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'and auth are both set: keep one (apiKey is short for auth: {type: bearer, value: …})' });
+  })
+  .transform(({ apiKey, auth, ...source }) => ({ ...source, auth: auth ?? { type: 'bearer' as const, value: apiKey! } }));
 
 /**
  * An override of a source's or job's settings: every field optional and without its default, so
@@ -117,8 +131,6 @@ export const incrementalSchema = z.strictObject({
   /** Subtracted from a stored cursor as a BigInt: any safe integer works. */
   overlap: integer(0, Number.MAX_SAFE_INTEGER).default(0),
 });
-
-const paramValue = z.union([z.string(), z.number(), z.boolean()]);
 
 export const querySchema = z.strictObject({
   q: z.string().optional(),
@@ -194,6 +206,8 @@ export const jobSchema = z.strictObject({
   schedule: scheduleSchema.optional(),
   /** A tick while the previous run of the same query still runs: skip it, or queue it behind. */
   overlap: z.enum(['skip', 'queue']).default('skip'),
+  /** Sent with every query of the job, over the source's params; a query's own win. */
+  params: requestParams.default({}),
   records: recordOverrideSchema.optional(),
   paging: pagingOverrideSchema.optional(),
   queries: z.array(querySchema).min(1, 'needs at least one query'),
@@ -257,7 +271,6 @@ export type QueryConfig = z.output<typeof querySchema>;
 export type PagingConfig = z.output<typeof pagingSchema>;
 export type RecordSelectorConfig = z.output<typeof recordSelectorSchema>;
 export type RetryPolicy = z.output<typeof retryPolicySchema>;
-export type EnvelopeErrorsConfig = z.output<typeof envelopeErrorsSchema>;
 export type IncrementalConfig = z.output<typeof incrementalSchema>;
 export type WebhookConfig = z.output<typeof webhookSchema>;
 export type WorkerConfig = z.output<typeof workerSchema>;

@@ -1,16 +1,33 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
+import { authSecrets } from '../config/authSchema.js';
 import type { SourceConfig } from '../config/schema.js';
-import { envelopeError, excerptOf, parseEnvelope, type Envelope } from './envelope.js';
+import { SecretScrubber } from '../observability/SecretScrubber.js';
+import { requestAuthOf } from './auth/authStyles.js';
+import type { RequestAuth } from './auth/RequestAuth.js';
+import { codeKindOf, envelopeError, excerptOf, readResponse, type Envelope, type ReadResponse } from './envelope.js';
+import type { ResponseShape } from './responses/ResponseShape.js';
+import { responseShapeOf } from './responses/responsePresets.js';
 import { parseRetryAfter } from './retryAfter.js';
 import { UpstreamError } from './UpstreamError.js';
-import { SecretScrubber } from '../observability/SecretScrubber.js';
+
+/** What to request: the query's parameters, or a next-page URL a response gave (which then carries them). */
+export interface PageRequest {
+  params: Readonly<Record<string, string>>;
+  /** Absolute, or relative to the endpoint; refused unless on `baseUrl`'s origin. */
+  nextUrl?: string;
+}
+
+/** Shown in place of a key sent in the query string. */
+export const MASKED = '***';
 
 /** One page as received: the raw body is kept so it is stored without re-serialising. */
 export interface FetchedPage {
-  /** Request URL; the key travels in a header, so this holds no secret. */
+  /** Request URL, a key in its query string masked: it is stored and logged. */
   url: string;
+  /** The response's `Link` header, for paging by `rel="next"`. */
+  link: string | undefined;
   raw: string;
   bytes: number;
   /** sha256 of the body, hex. */
@@ -29,8 +46,8 @@ export interface SourceClientOptions {
 }
 
 /**
- * Talks to one configured source over a keep-alive pool. Redirects are never followed, so the
- * Bearer key cannot leak to another origin.
+ * Talks to one configured source over a keep-alive pool, with its auth style and response shape.
+ * Redirects are never followed and every request stays on `baseUrl`'s origin, so no key leaves it.
  */
 export class SourceClient {
   private readonly pool: Pool;
@@ -40,6 +57,11 @@ export class SourceClient {
   private readonly endpoint: string;
   private readonly pathWithQuery: string;
   private readonly headers: Record<string, string>;
+  private readonly auth: RequestAuth;
+  /** The auth's query parameters with their values masked, and whether there are any. */
+  private readonly maskedAuthParams: Record<string, string>;
+  private readonly authInQuery: boolean;
+  private readonly shape: ResponseShape;
   private readonly secrets: SecretScrubber;
 
   constructor(
@@ -48,7 +70,11 @@ export class SourceClient {
     private readonly options: SourceClientOptions = {},
   ) {
     this.origin = new URL(config.baseUrl).origin;
-    this.secrets = options.secrets ?? new SecretScrubber([config.apiKey]);
+    this.secrets = options.secrets ?? new SecretScrubber(authSecrets(config.auth));
+    this.auth = requestAuthOf(config.auth);
+    this.maskedAuthParams = Object.fromEntries(Object.keys(this.auth.queryParams).map((name) => [name, MASKED]));
+    this.authInQuery = Object.keys(this.auth.queryParams).length > 0;
+    this.shape = responseShapeOf(config.response, config.errors);
     const endpoint = this.onOrigin(config.path, config.baseUrl);
     this.endpoint = endpoint.href;
     this.pathWithQuery = `${endpoint.pathname}${endpoint.search || '?'}`;
@@ -62,10 +88,10 @@ export class SourceClient {
       bodyTimeout: 0,
       connect: { timeout: config.timeoutMs },
     });
-    this.headers = { authorization: `Bearer ${config.apiKey}`, accept: 'application/json', 'content-type': 'application/json' };
+    this.headers = { ...this.auth.headers, accept: 'application/json', 'content-type': 'application/json' };
   }
 
-  private pathFor(params: Record<string, string>): string {
+  private pathFor(params: Readonly<Record<string, string>>): string {
     const search = new URLSearchParams(params).toString();
     return this.pathWithQuery.endsWith('?') ? `${this.pathWithQuery}${search}` : `${this.pathWithQuery}&${search}`;
   }
@@ -79,6 +105,22 @@ export class SourceClient {
     return `${url.pathname}${url.search}`;
   }
 
+  /** The path to send (with the key, when it goes in the query string) and the one to show (key masked). */
+  private pathsOf(request: PageRequest): { sent: string; shown: string } {
+    if (request.nextUrl === undefined) {
+      const sent = this.pathFor(this.authInQuery ? { ...request.params, ...this.auth.queryParams } : request.params);
+      return { sent, shown: this.authInQuery ? this.pathFor({ ...request.params, ...this.maskedAuthParams }) : sent };
+    }
+    // A next-page URL a response gave: on baseUrl's origin or refused; its own copy of a key replaced.
+    const url = new URL(this.sameOriginPath(request.nextUrl), this.origin);
+    const withParams = (params: Readonly<Record<string, string>>) => {
+      for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+      return `${url.pathname}${url.search}`;
+    };
+    const sent = withParams(this.auth.queryParams);
+    return { sent, shown: this.authInQuery ? withParams(this.maskedAuthParams) : sent };
+  }
+
   /** `target` resolved against `base`, refused unless on `baseUrl`'s origin: `//host`, `/\host` or an absolute URL can leave it, and the key goes with every request. */
   private onOrigin(target: string, base: string): URL {
     const url = URL.canParse(target, base) ? new URL(target, base) : undefined;
@@ -88,13 +130,17 @@ export class SourceClient {
     throw new UpstreamError('rejected', `refused to request ${quoted}: ${reason}`, { source: this.name });
   }
 
-  /** One request, no retries: returns a success envelope or throws a classified UpstreamError. */
-  async fetchPage(params: Record<string, string>): Promise<FetchedPage> {
+  /**
+   * One request, no retries: returns a success envelope or throws a classified UpstreamError.
+   * With `nextUrl` (a next page a response gave), that URL is requested and `params` are not sent.
+   */
+  async fetchPage(params: Readonly<Record<string, string>>, nextUrl?: string): Promise<FetchedPage> {
+    const request: PageRequest = nextUrl === undefined ? { params } : { params, nextUrl };
     const report = this.options.onRequestEnded;
-    if (!report) return this.request(params);
+    if (!report) return this.request(request);
     const started = performance.now();
     try {
-      const page = await this.request(params);
+      const page = await this.request(request);
       report('200', page.latencyMs);
       return page;
     } catch (error) {
@@ -104,23 +150,23 @@ export class SourceClient {
     }
   }
 
-  private async request(params: Record<string, string>): Promise<FetchedPage> {
-    const path = this.pathFor(params);
+  private async request(request: PageRequest): Promise<FetchedPage> {
+    const paths = this.pathsOf(request);
     const started = performance.now();
-    const { statusCode, headers, body } = await this.receive(path);
+    const { statusCode, headers, body } = await this.receive(paths.sent);
     const latencyMs = performance.now() - started;
     // An upstream may echo the key (an error quoting the request): nothing it says keeps it.
     const raw = this.secrets.scrub(body);
     if (statusCode < 200 || statusCode >= 300) throw this.statusError(statusCode, headers, raw);
-    const envelope = parseEnvelope(raw, this.name, statusCode);
+    const read = readResponse(raw, this.shape, this.name, statusCode);
     // Decoded, the message may show a secret its JSON escaped past the scrub of the raw text.
-    envelope.message = this.secrets.scrub(envelope.message);
-    if (envelope.status !== 'success') {
-      const error = envelopeError(envelope, this.config.errors, this.name, statusCode, raw);
-      throw error;
-    }
+    read.envelope.message = this.secrets.scrub(read.envelope.message);
+    if (!read.ok) throw envelopeError(read, this.shape, this.config.errors, this.name, statusCode, raw);
+    const envelope: Envelope = read.envelope;
+    const link = headers.link;
     return {
-      url: `${this.origin}${path}`,
+      url: `${this.origin}${paths.shown}`,
+      link: Array.isArray(link) ? link.join(', ') : link,
       raw,
       bytes: Buffer.byteLength(raw),
       contentHash: createHash('sha256').update(raw).digest('hex'),
@@ -187,14 +233,18 @@ export class SourceClient {
     return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
   }
 
+  /** An error for a non-2xx answer: by the body's error code when the shape knows it (Last.fm's 403 with 29), else by HTTP status. */
   private statusError(status: number, headers: Record<string, string | string[] | undefined>, raw: string): UpstreamError {
-    let upstreamMessage: string | undefined;
+    let read: ReadResponse | undefined;
     try {
-      upstreamMessage = this.secrets.scrub(parseEnvelope(raw, this.name, status).message) || undefined;
+      read = readResponse(raw, this.shape, this.name, status);
     } catch {
-      upstreamMessage = undefined;
+      read = undefined;
     }
+    const upstreamMessage = read ? this.secrets.scrub(read.envelope.message) || undefined : undefined;
     const details = { source: this.name, status, upstreamMessage, excerpt: excerptOf(raw), retryAfterMs: parseRetryAfter(headers['retry-after']) };
+    const byCode = read && codeKindOf(read, this.shape);
+    if (byCode) return new UpstreamError(byCode, `error code ${read!.errorCode}`, details);
     if (status === 429) return new UpstreamError('rate_limited', 'rate limited', details);
     if (status >= 500) return new UpstreamError('temporary', 'server error', details);
     if (status === 401 || status === 403) return new UpstreamError('auth', 'the API key was refused', details);

@@ -1,11 +1,21 @@
-import type { EnvelopeErrorsConfig } from '../config/schema.js';
+import { getPath } from '../config/dotPath.js';
+import type { ResponseShape } from './responses/ResponseShape.js';
 import { UpstreamError, type UpstreamErrorKind } from './UpstreamError.js';
 
-/** The contract's response envelope, checked once at the edge. */
+/** What a response body said, read with its source's shape: stored with the page. */
 export interface Envelope {
+  /** The value at the shape's status path as text; without one, `ok` or `error`. */
   status: string;
-  data: Record<string, unknown>;
+  /** The value at the shape's data path: records, totals and cursors are read from it. */
+  data: unknown;
   message: string;
+}
+
+/** A body read with its shape: an envelope, whether it means success, and the error code it carries. */
+export interface ReadResponse {
+  envelope: Envelope;
+  ok: boolean;
+  errorCode: string | undefined;
 }
 
 const EXCERPT_CHARS = 200;
@@ -14,44 +24,90 @@ export function excerptOf(raw: string): string {
   return raw.length > EXCERPT_CHARS ? `${raw.slice(0, EXCERPT_CHARS)}…` : raw;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+/** What a body holds at its top, for an error that says what was expected instead. */
+function describeBody(body: unknown): string {
+  if (Array.isArray(body)) return 'a list';
+  if (body === null || typeof body !== 'object') return JSON.stringify(body);
+  const keys = Object.keys(body);
+  return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
 }
 
-/** Parses a body as the envelope; anything else is a `malformed` upstream error. */
-export function parseEnvelope(raw: string, source: string, status: number): Envelope {
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined);
+
+/** Parses a body and reads it with `shape`; anything else is a `malformed` upstream error naming what was expected. */
+export function readResponse(raw: string, shape: ResponseShape, source: string, status: number): ReadResponse {
   let body: unknown;
   try {
     body = JSON.parse(raw);
   } catch (error) {
     throw new UpstreamError('malformed', 'response is not JSON', { source, status, excerpt: excerptOf(raw), cause: error });
   }
-  if (!isObject(body) || typeof body.status !== 'string' || (body.message !== undefined && typeof body.message !== 'string')) {
-    throw new UpstreamError('malformed', 'response is not the {status, data, message} envelope', { source, status, excerpt: excerptOf(raw) });
+  const malformed = (expected: string) =>
+    new UpstreamError('malformed', `response is not the ${shape.preset} shape: expected ${expected}; the body is ${describeBody(body)}`, { source, status, excerpt: excerptOf(raw) });
+  const message = shape.messagePath === undefined ? undefined : getPath(body, shape.messagePath);
+  if (message !== undefined && message !== null && typeof message !== 'string') throw malformed(`text at "${shape.messagePath}"`);
+  const errorCode = shape.errorCodePath === undefined ? undefined : textOf(getPath(body, shape.errorCodePath));
+  let statusText: string;
+  let ok: boolean;
+  if (shape.statusPath === undefined) {
+    ok = errorCode === undefined;
+    statusText = ok ? 'ok' : 'error';
+  } else {
+    const value = textOf(getPath(body, shape.statusPath));
+    if (value === undefined) throw malformed(`a status at "${shape.statusPath}"`);
+    statusText = value;
+    ok = shape.successValues.includes(value);
   }
-  const data = body.data ?? {};
-  if (!isObject(data)) throw new UpstreamError('malformed', 'envelope `data` is not an object', { source, status, excerpt: excerptOf(raw) });
-  return { status: body.status, data, message: (body.message) ?? '' };
+  const text = message ?? '';
+  const empty = !ok && shape.emptyMessages.some((known) => known.toLowerCase() === text.trim().toLowerCase());
+  const data = shape.dataPath === '.' ? body : getPath(body, shape.dataPath);
+  if (ok && data === undefined) throw malformed(`data at "${shape.dataPath}"`);
+  return { envelope: { status: statusText, data: empty ? [] : data, message: text }, ok: ok || empty, errorCode };
 }
 
-/** Text an upstream uses to explain an error: the message plus any string detail in `data`. */
-function errorText(envelope: Envelope): string {
-  const details = [envelope.data.error, envelope.data.result].filter((value) => typeof value === 'string' || typeof value === 'number');
-  return [envelope.message, ...details.map(String)].join(' ').toLowerCase();
+/** Text an upstream uses to explain an error: its message, its code, and its data when that is text (Etherscan's `result`). */
+function errorText(read: ReadResponse): string {
+  const details = [read.errorCode, textOf(read.envelope.data), textOf((read.envelope.data as Record<string, unknown> | null)?.result)];
+  return [read.envelope.message, ...details.filter((detail) => detail !== undefined)].join(' ').toLowerCase();
 }
 
-/** Classifies a non-success envelope by the configured message fragments. */
-export function envelopeError(envelope: Envelope, rules: EnvelopeErrorsConfig, source: string, status: number, raw: string): UpstreamError {
-  const text = errorText(envelope);
-  const matches = (fragments: string[]) => fragments.some((fragment) => text.includes(fragment.toLowerCase()));
-  let kind: UpstreamErrorKind = 'rejected';
-  if (matches(rules.authMessages)) kind = 'auth';
-  else if (matches(rules.rateLimitedMessages)) kind = 'rate_limited';
-  else if (matches(rules.temporaryMessages)) kind = 'temporary';
-  return new UpstreamError(kind, `error envelope (status "${envelope.status}")`, {
+/** What an error body's code means under `shape`; undefined without a code, or for one no list names. */
+export function codeKindOf(read: ReadResponse, shape: ResponseShape): UpstreamErrorKind | undefined {
+  const code = read.errorCode;
+  if (code === undefined) return undefined;
+  if (shape.authCodes.includes(code)) return 'auth';
+  if (shape.rateLimitedCodes.includes(code)) return 'rate_limited';
+  if (shape.temporaryCodes.includes(code)) return 'temporary';
+  return undefined;
+}
+
+/** What an error body means: by its code first, then by the configured message fragments; undefined when neither tells. */
+export function errorKindOf(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages): UpstreamErrorKind | undefined {
+  const byCode = codeKindOf(read, shape);
+  if (byCode !== undefined) return byCode;
+  const text = errorText(read);
+  const matches = (fragments: readonly string[]) => fragments.some((fragment) => text.includes(fragment.toLowerCase()));
+  if (matches(messages.authMessages)) return 'auth';
+  if (matches(messages.rateLimitedMessages)) return 'rate_limited';
+  if (matches(messages.temporaryMessages)) return 'temporary';
+  return undefined;
+}
+
+export interface ErrorMessages {
+  rateLimitedMessages: readonly string[];
+  temporaryMessages: readonly string[];
+  authMessages: readonly string[];
+}
+
+/** The error a non-success body (HTTP 2xx) stands for; one no rule recognises is `rejected`, not retried. */
+export function envelopeError(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages, source: string, status: number, raw: string): UpstreamError {
+  const kind = errorKindOf(read, shape, messages) ?? 'rejected';
+  const code = read.errorCode === undefined ? '' : `, code ${read.errorCode}`;
+  const data = textOf(read.envelope.data);
+  return new UpstreamError(kind, `error response (status "${read.envelope.status}"${code})`, {
     source,
     status,
-    upstreamMessage: envelope.message || text,
+    upstreamMessage: [read.envelope.message, data].filter(Boolean).join(': ') || errorText(read),
     excerpt: excerptOf(raw),
   });
 }

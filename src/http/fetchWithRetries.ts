@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RetryPolicy } from '../config/schema.js';
 import { backoffDelay } from './backoff.js';
 import type { RequestGate } from './RequestGate.js';
-import type { FetchedPage, SourceClient } from './SourceClient.js';
+import type { FetchedPage, PageRequest, SourceClient } from './SourceClient.js';
 import { UpstreamError } from './UpstreamError.js';
 
 export interface RetryHooks {
@@ -22,7 +22,7 @@ export interface RetryHooks {
  */
 export async function fetchWithRetries(
   client: SourceClient,
-  params: Record<string, string>,
+  request: PageRequest,
   policy: RetryPolicy,
   gate: RequestGate,
   hooks: RetryHooks = {},
@@ -32,7 +32,7 @@ export async function fetchWithRetries(
     if (permit.waitedMs > 0) hooks.onRateLimitWait?.(permit.waitedMs);
     let failure: unknown;
     try {
-      return await client.fetchPage(params);
+      return await client.fetchPage(request.params, request.nextUrl);
     } catch (error) {
       failure = error;
     } finally {

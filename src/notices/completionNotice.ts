@@ -15,8 +15,8 @@ export interface CompletionNotice {
     /** Times the run's worker crashed mid-run; a crash is not a failed attempt. */
     crashes: number;
     pages: number;
-    /** `skipped`: kept in dead_letters; `collapsed`: left out as duplicates of a later key in their page. */
-    records: { new: number; updated: number; unchanged: number; skipped: number; collapsed: number };
+    /** `skipped`: kept in dead_letters; `collapsed`: left out as duplicates of a later key in their page; `filtered`: left out by records.skip. */
+    records: { new: number; updated: number; unchanged: number; skipped: number; collapsed: number; filtered: number };
     /** NUL characters removed from record payloads (jsonb cannot hold U+0000). */
     nulCharsRemoved: number;
     started: string;
@@ -45,7 +45,7 @@ export function completionNotice(run: RunState): NoticeToQueue {
       attempt: run.attempt,
       crashes: run.crashes,
       pages: run.pages,
-      records: { ...run.counts, skipped: run.anomalies.skipped, collapsed: run.anomalies.collapsed },
+      records: { ...run.counts, skipped: run.anomalies.skipped, collapsed: run.anomalies.collapsed, filtered: run.anomalies.filtered },
       nulCharsRemoved: run.anomalies.nulsRemoved,
       started: run.startedAt.toISOString(),
       finished: finished.toISOString(),

@@ -1,3 +1,4 @@
+import { authSecrets } from '../config/authSchema.js';
 import type { Config } from '../config/schema.js';
 
 /** What a secret is replaced with, in any text. */
@@ -48,9 +49,9 @@ function formsOf(secret: string): string[] {
   return forms;
 }
 
-/** Every secret a config holds: each source's API key and the webhook's signing secret. */
+/** Every secret a config holds: each source's credentials and the webhook's signing secret. */
 export function configuredSecrets(config: Config): string[] {
-  const secrets = Object.values(config.sources).map((source) => source.apiKey);
+  const secrets = Object.values(config.sources).flatMap((source) => authSecrets(source.auth));
   if (config.webhook?.secret) secrets.push(config.webhook.secret);
   return secrets;
 }

@@ -1,6 +1,6 @@
 import type { Advance, PagePosition, PageSummary } from './Paginator.js';
 import { LimitPaginator } from './LimitPaginator.js';
-import { getPath } from './jsonPath.js';
+import { getPath } from '../config/dotPath.js';
 
 /** Follows the cursor each page gives at `cursorPath` in `data`, sent back as `cursorParam`; the first page goes without. */
 export class CursorPaginator extends LimitPaginator {

@@ -1,4 +1,5 @@
 import type { PagingConfig } from '../config/schema.js';
+import type { PageRequest } from '../http/SourceClient.js';
 import type { Advance, PagePosition, PageSummary, Paginator } from './Paginator.js';
 import { StopRules } from './StopRules.js';
 
@@ -9,8 +10,12 @@ import { StopRules } from './StopRules.js';
 export abstract class LimitPaginator implements Paginator {
   private readonly stopRules: StopRules;
 
-  constructor(protected readonly config: PagingConfig) {
-    this.stopRules = new StopRules(config.limit, config.maxPages);
+  constructor(
+    protected readonly config: PagingConfig,
+    /** Whether a page shorter than `limit` is the last: not where the upstream picks the page size and links the next. */
+    shortPageEnds = true,
+  ) {
+    this.stopRules = new StopRules(config, shortPageEnds);
   }
 
   start(): PagePosition {
@@ -18,8 +23,8 @@ export abstract class LimitPaginator implements Paginator {
     return { page: this.config.firstPage, offset: 0, pagesFetched: 0 };
   }
 
-  requestParams(base: Readonly<Record<string, string>>, position: PagePosition): Record<string, string> {
-    return { ...base, [this.config.limitParam]: String(this.config.limit), ...this.styleParams(position) };
+  request(base: Readonly<Record<string, string>>, position: PagePosition): PageRequest {
+    return { params: { ...base, [this.config.limitParam]: String(this.config.limit), ...this.styleParams(position) } };
   }
 
   /** Only a result window re-reads records (see SlidingWindowPaginator). */

@@ -1,3 +1,5 @@
+import type { PageRequest } from '../http/SourceClient.js';
+
 /**
  * Where a run stands in its query; stored as the run's checkpoint after every page, so a
  * retried run resumes from the next page. One shape for every style, as stored since the first
@@ -10,6 +12,8 @@ export interface PagePosition {
   offset: number;
   /** Next cursor (cursor style). */
   cursor?: string;
+  /** Next page's URL as the last response gave it (link_header and next_url styles). */
+  nextUrl?: string;
   /** Lower bound sent as `window.param` once the window has slid. */
   windowStart?: string;
   /** Value of `window.field` on the last record read, and the keys read with that value: the overlap the next window re-reads. */
@@ -22,11 +26,14 @@ export interface PagePosition {
   lastPageHash?: string;
 }
 
-export type StopReason = 'short_page' | 'empty_page' | 'max_pages' | 'repeated_page' | 'no_cursor';
+export type StopReason = 'short_page' | 'empty_page' | 'max_pages' | 'repeated_page' | 'no_cursor' | 'no_next_page' | 'last_page' | 'no_more_pages';
 
 /** What the paginator needs to know of a fetched page. */
 export interface PageSummary {
-  data: Record<string, unknown>;
+  /** The response's data (what the source's `response.dataPath` points to). */
+  data: unknown;
+  /** The response's `Link` header. */
+  link: string | undefined;
   items: ReadonlyArray<Record<string, unknown>>;
   keys: readonly string[];
   contentHash: string;
@@ -41,8 +48,8 @@ export type Advance = { done: false; position: PagePosition } | { done: true; re
 export interface Paginator {
   /** The position of a run's first page. */
   start(): PagePosition;
-  /** Query parameters for the page at `position`, on top of the query's own. */
-  requestParams(base: Readonly<Record<string, string>>, position: PagePosition): Record<string, string>;
+  /** The request for the page at `position`: the query's own parameters and the paging ones, or a next-page URL. */
+  request(base: Readonly<Record<string, string>>, position: PagePosition): PageRequest;
   /** Whether a record of the page at `position` was stored already, by an earlier result window. */
   isOverlap(position: PagePosition, key: string): boolean;
   /** The position after `page`, read at `position`, or why paging ends there. */

@@ -1,5 +1,6 @@
 import type { PagingConfig } from '../config/schema.js';
-import { getPath } from './jsonPath.js';
+import type { PageRequest } from '../http/SourceClient.js';
+import { getPath } from '../config/dotPath.js';
 import { WindowStuckError, type Advance, type PagePosition, type PageSummary, type Paginator } from './Paginator.js';
 import type { RangePaginator } from './RangePaginator.js';
 
@@ -21,10 +22,9 @@ export class SlidingWindowPaginator implements Paginator {
     return this.paginator.start();
   }
 
-  requestParams(base: Readonly<Record<string, string>>, position: PagePosition): Record<string, string> {
-    const params = this.paginator.requestParams(base, position);
-    if (position.windowStart !== undefined) params[this.window.param] = position.windowStart;
-    return params;
+  request(base: Readonly<Record<string, string>>, position: PagePosition): PageRequest {
+    const { params } = this.paginator.request(base, position);
+    return { params: position.windowStart === undefined ? params : { ...params, [this.window.param]: position.windowStart } };
   }
 
   isOverlap(position: PagePosition, key: string): boolean {

@@ -1,3 +1,5 @@
+import { getPath } from '../config/dotPath.js';
+import type { PagingConfig } from '../config/schema.js';
 import type { PagePosition, PageSummary, StopReason } from './Paginator.js';
 
 /** A page counted into the position, and why paging ends there (undefined: it goes on). */
@@ -8,15 +10,14 @@ export interface CountedPage {
 
 /**
  * The stop rules every paging style goes through: those of dlt and Airbyte (empty page, page
- * shorter than the limit, maximum pages) plus a guard against an upstream that ignores the page
- * parameter, whose page is then identical to the one before.
+ * shorter than the limit, maximum pages, the totals the upstream gives) plus a guard against an
+ * upstream that ignores the page parameter, whose page is then identical to the one before.
  */
 export class StopRules {
   constructor(
-    /** Items a full page holds: a shorter page is the last. */
-    private readonly limit: number,
-    /** Pages a run reads at most. */
-    private readonly maxPages: number,
+    /** `limit` (a shorter page is the last), `maxPages`, and where `data` gives its page count or more-pages flag. */
+    private readonly config: Pick<PagingConfig, 'limit' | 'maxPages' | 'totalPagesPath' | 'hasMorePath'>,
+    private readonly shortPageEnds = true,
   ) {}
 
   /** Counts `page`, read at `position`, and says whether paging ends there. */
@@ -28,8 +29,22 @@ export class StopRules {
   private stopReason(position: PagePosition, page: PageSummary, pagesFetched: number): StopReason | undefined {
     if (page.items.length === 0) return 'empty_page';
     if (position.lastPageHash === page.contentHash) return 'repeated_page';
-    if (page.items.length < this.limit) return 'short_page';
-    if (pagesFetched >= this.maxPages) return 'max_pages';
+    if (this.shortPageEnds && page.items.length < this.config.limit) return 'short_page';
+    if (this.config.hasMorePath !== undefined && isFalse(getPath(page.data, this.config.hasMorePath))) return 'no_more_pages';
+    if (this.config.totalPagesPath !== undefined && pagesFetched >= countOf(getPath(page.data, this.config.totalPagesPath))) return 'last_page';
+    if (pagesFetched >= this.config.maxPages) return 'max_pages';
     return undefined;
   }
+}
+
+/** `false`, or the text or number an upstream writes it as; a flag that is absent says nothing. */
+function isFalse(value: unknown): boolean {
+  return value === false || value === 0 || value === 'false' || value === '0';
+}
+
+/** A page count given as a number or as digits (Last.fm sends "7"); anything else never stops paging. */
+function countOf(value: unknown): number {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return Number.POSITIVE_INFINITY;
 }

@@ -1,5 +1,7 @@
 import type { PagingConfig } from '../config/schema.js';
 import { CursorPaginator } from './CursorPaginator.js';
+import { LinkHeaderPaginator } from './LinkHeaderPaginator.js';
+import { NextUrlInBodyPaginator } from './NextUrlInBodyPaginator.js';
 import { OffsetPaginator } from './OffsetPaginator.js';
 import type { Paginator } from './Paginator.js';
 import { PageNumberPaginator } from './PageNumberPaginator.js';
@@ -14,6 +16,8 @@ const paginatorStyles: Readonly<Record<PagingConfig['style'], new (config: Pagin
   page: PageNumberPaginator,
   offset: OffsetPaginator,
   cursor: CursorPaginator,
+  link_header: LinkHeaderPaginator,
+  next_url: NextUrlInBodyPaginator,
 };
 
 /** Paging settings that no paginator can be built from. */

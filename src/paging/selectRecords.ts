@@ -1,37 +1,52 @@
+import { getPath } from '../config/dotPath.js';
+import type { RecordCondition } from '../config/recordSkipSchema.js';
 import type { RecordSelectorConfig } from '../config/schema.js';
 import { RecordShapeError } from './RecordShapeError.js';
-import { getPath } from './jsonPath.js';
 
-/** The records of one page and their keys, in page order. */
+/** The records of one page and their keys, in page order, and how many `records.skip` left out. */
 export interface SelectedRecords {
   items: Record<string, unknown>[];
   keys: string[];
+  filtered: number;
 }
 
-/** Picks the records out of an envelope's `data` with the configured path and key. */
-export function selectRecords(data: Record<string, unknown>, selector: RecordSelectorConfig, q: string | undefined, source: string): SelectedRecords {
-  const found = getPath(data, selector.path);
-  if (found === undefined) {
-    throw new RecordShapeError(source, `no records at data.${selector.path} (data has: ${Object.keys(data).join(', ') || 'nothing'})`);
-  }
-  const items = found === null ? [] : Array.isArray(found) ? found : [found];
-  const keys = new Array<string>(items.length);
-  for (let index = 0; index < items.length; index++) {
-    const item: unknown = items[index];
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      throw new RecordShapeError(source, `record ${index} at data.${selector.path} is not an object`);
-    }
-    keys[index] = Array.isArray(selector.key)
-      ? selector.key.map((part) => keyPart(item, part, q, index, selector.path, source)).join('|')
-      : keyPart(item, selector.key, q, index, selector.path, source);
-  }
-  return { items: items as Record<string, unknown>[], keys };
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** What `data` holds, for an error that says where the records were looked for. */
+function describeData(data: unknown): string {
+  if (Array.isArray(data)) return 'data is a list';
+  return isRecord(data) ? `data has: ${Object.keys(data).join(', ') || 'nothing'}` : `data is ${JSON.stringify(data)}`;
 }
 
-function keyPart(item: object, part: string, q: string | undefined, index: number, path: string, source: string): string {
+/** Picks the records out of a response's data with the configured path, skip conditions and key. */
+export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: string | undefined, source: string): SelectedRecords {
+  const where = selector.path === '.' ? 'data' : `data.${selector.path}`;
+  const found = selector.path === '.' ? data : getPath(data, selector.path);
+  if (found === undefined) throw new RecordShapeError(source, `no records at ${where} (${describeData(data)})`);
+  // Last.fm sends a list of one as that one object.
+  const all: unknown[] = found === null ? [] : Array.isArray(found) ? found : [found];
+  const items: Record<string, unknown>[] = [];
+  const keys: string[] = [];
+  for (let index = 0; index < all.length; index++) {
+    const item = all[index];
+    if (!isRecord(item)) throw new RecordShapeError(source, `record ${index} at ${where} is not an object`);
+    if (selector.skip && selector.skip.some((condition) => matches(item, condition))) continue;
+    items.push(item);
+    keys.push(Array.isArray(selector.key) ? selector.key.map((part) => keyPart(item, part, q, index, where, source)).join('|') : keyPart(item, selector.key, q, index, where, source));
+  }
+  return { items, keys, filtered: all.length - items.length };
+}
+
+function matches(item: Record<string, unknown>, condition: RecordCondition): boolean {
+  const value = getPath(item, condition.path);
+  if (condition.exists !== undefined) return (value !== undefined) === condition.exists;
+  return value === condition.equals;
+}
+
+function keyPart(item: object, part: string, q: string | undefined, index: number, where: string, source: string): string {
   const key = part === '$query' ? q : getPath(item, part);
   if (typeof key !== 'string' && typeof key !== 'number') {
-    throw new RecordShapeError(source, `record ${index} at data.${path} has no key at "${part}"`);
+    throw new RecordShapeError(source, `record ${index} at ${where} has no key at "${part}"`);
   }
   return String(key);
 }

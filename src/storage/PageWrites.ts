@@ -82,6 +82,7 @@ export class PageWrites {
       deadRaws: records.invalid.map((record) => record.raw),
       collapsed: records.collapsed,
       nulsRemoved: records.nulsRemoved,
+      filtered: records.filtered,
     };
     const lastHadUnchanged = this.lastPageHadUnchanged.get(runId);
     if (lastHadUnchanged === true) {

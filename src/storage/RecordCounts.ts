@@ -20,8 +20,10 @@ export interface RecordAnomalies {
   collapsed: number;
   /** NUL characters removed from payloads. */
   nulsRemoved: number;
+  /** Records left out by `records.skip`. */
+  filtered: number;
 }
 
 export function noAnomalies(): RecordAnomalies {
-  return { skipped: 0, collapsed: 0, nulsRemoved: 0 };
+  return { skipped: 0, collapsed: 0, nulsRemoved: 0, filtered: 0 };
 }

@@ -88,6 +88,7 @@ export interface RunRow {
   records_skipped: number;
   records_collapsed: number;
   nul_chars_removed: number;
+  records_filtered: number;
   cursor_value: string | null;
   started_at: Date;
   finished_at: Date | null;
@@ -98,7 +99,7 @@ export interface RunRow {
 
 /** The columns of a RunRow, for statements that return whole runs. */
 export const RUN_COLUMNS =
-  'id, run_key, job, source, query_index, query_key, query, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
+  'id, run_key, job, source, query_index, query_key, query, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, records_filtered, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
 
 export function runStateOf(row: RunRow): RunState {
   return {
@@ -115,7 +116,7 @@ export function runStateOf(row: RunRow): RunState {
     checkpoint: row.checkpoint,
     pages: row.pages,
     counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged },
-    anomalies: { skipped: row.records_skipped, collapsed: row.records_collapsed, nulsRemoved: row.nul_chars_removed },
+    anomalies: { skipped: row.records_skipped, collapsed: row.records_collapsed, nulsRemoved: row.nul_chars_removed, filtered: row.records_filtered },
     cursorValue: row.cursor_value,
     startedAt: row.started_at,
     finishedAt: row.finished_at,

@@ -35,6 +35,8 @@ export const syncRuns = pgTable(
     recordsCollapsed: integer('records_collapsed').notNull().default(0),
     /** NUL characters removed from record payloads: jsonb cannot hold U+0000. */
     nulCharsRemoved: integer('nul_chars_removed').notNull().default(0),
+    /** Records left out by the query's `records.skip` conditions (Last.fm's "now playing" track). */
+    recordsFiltered: integer('records_filtered').notNull().default(0),
     /** Paging position after the last stored page; a retried run resumes from it. */
     checkpoint: jsonb('checkpoint'),
     /** Highest incremental field value stored by this run. */

@@ -28,6 +28,8 @@ export interface SerialisedRecords {
   collapsed: number;
   /** NUL characters removed from the payloads (jsonb cannot hold U+0000). */
   nulsRemoved: number;
+  /** Records of the page that `records.skip` left out before these. */
+  filtered: number;
 }
 
 /** A UTF-16 surrogate without its other half. */
@@ -40,7 +42,8 @@ const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(d[89a-f][0-9a-f]{2})/i;
  * cannot touch a row twice); NULs are removed from payloads; a record Postgres would refuse
  * (a lone surrogate, a NUL in its key, nesting too deep to serialise) is left out and described.
  */
-export function serialiseRecords(keys: readonly string[], items: readonly unknown[]): SerialisedRecords {
+/** `filtered`: how many records of the page `records.skip` left out before these, carried to the run's count. */
+export function serialiseRecords(keys: readonly string[], items: readonly unknown[], filtered = 0): SerialisedRecords {
   let picked: number[] | undefined;
   if (new Set(keys).size !== keys.length) {
     const last = new Map<string, number>();
@@ -78,7 +81,7 @@ export function serialiseRecords(keys: readonly string[], items: readonly unknow
     payloads.push(payload);
     hashes.push(hash('sha1', payload, 'base64'));
   }
-  return { keys: outKeys, hashes, payloads: outKeys.length > 0 ? payloads.join('\n') : null, invalid, collapsed: keys.length - count, nulsRemoved };
+  return { keys: outKeys, hashes, payloads: outKeys.length > 0 ? payloads.join('\n') : null, invalid, collapsed: keys.length - count, nulsRemoved, filtered };
 }
 
 /** Why Postgres would refuse this record, if it would. */

@@ -31,6 +31,7 @@ export class RunProgress {
     this.anomalies.skipped += records.invalid.length;
     this.anomalies.collapsed += records.collapsed;
     this.anomalies.nulsRemoved += records.nulsRemoved;
+    this.anomalies.filtered += records.filtered;
     this.counts.new += stored.counts.new;
     this.counts.updated += stored.counts.updated;
     this.counts.unchanged += stored.counts.unchanged;

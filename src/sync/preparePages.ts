@@ -4,7 +4,7 @@ import type { RequestGate } from '../http/RequestGate.js';
 import type { SourceClient } from '../http/SourceClient.js';
 import type { UpstreamError } from '../http/UpstreamError.js';
 import type { Logger } from '../observability/logger.js';
-import { getPath } from '../paging/jsonPath.js';
+import { getPath } from '../config/dotPath.js';
 import type { Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
@@ -36,7 +36,7 @@ export interface PreparePagesOptions {
 export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
   const { query, paginator, log } = options;
   return async (at, page) => {
-    const fetched = await fetchWithRetries(options.client, paginator.requestParams(options.baseParams, at), query.source.retry, options.gate, {
+    const fetched = await fetchWithRetries(options.client, paginator.request(options.baseParams, at), query.source.retry, options.gate, {
       signal: options.signal,
       onRetry: (error, retry, delayMs) => {
         log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
@@ -44,16 +44,16 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
       },
       onRateLimitWait: options.onRateLimitWait,
     });
-    const { url, raw, bytes, contentHash, latencyMs, envelope } = fetched;
+    const { url, link, raw, bytes, contentHash, latencyMs, envelope } = fetched;
     const selected = selectRecords(envelope.data, query.records, query.q, query.sourceName);
-    const advance = paginator.advance(at, { data: envelope.data, items: selected.items, keys: selected.keys, contentHash });
+    const advance = paginator.advance(at, { data: envelope.data, link, items: selected.items, keys: selected.keys, contentHash });
     let { items, keys } = selected;
     if (at.skipKeys?.length) {
       const fresh = keys.map((key) => !paginator.isOverlap(at, key));
       items = items.filter((_, index) => fresh[index]);
       keys = keys.filter((_, index) => fresh[index]);
     }
-    const records = serialiseRecords(keys, items);
+    const records = serialiseRecords(keys, items, selected.filtered);
     const first = records.invalid[0];
     if (first && query.records.onInvalid === 'fail') {
       const more = records.invalid.length > 1 ? ` (and ${records.invalid.length - 1} more in this page)` : '';

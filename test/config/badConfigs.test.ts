@@ -85,6 +85,17 @@ const rows: Row[] = [
   { what: 'a retry the waits before it push past the give-up age', edit: (t) => Object.assign(t.webhook, { retryScheduleMs: [1_000, 2_000, 3_000], giveUpAfterMs: 5_000 }), path: 'webhook.retryScheduleMs[2]', message: /retry 3 to 6000 ms .*webhook\.giveUpAfterMs \(5000\)/ },
   { what: 'a page size above the result window', edit: (t) => (t.sources.music.paging = { limit: 2_000, window: { maxResults: 1_000, param: 'startblock', field: 'blockNumber' } }), path: 'jobs[0].queries[0].paging', message: /limit 2000 exceeds window\.maxResults 1000/ },
   { what: 'cursor paging without a cursor path', edit: (t) => (t.jobs[0]!.paging = { style: 'cursor' }), path: 'jobs[0].queries[0].paging', message: /needs cursorPath/ },
+  { what: 'next_url paging without nextUrlPath', edit: (t) => (t.jobs[0]!.paging = { style: 'next_url' }), path: 'jobs[0].queries[0].paging', message: /style "next_url" needs nextUrlPath/ },
+  { what: 'a result window around link_header paging', edit: (t) => (t.jobs[0]!.paging = { style: 'link_header', window: { maxResults: 100, param: 'startblock', field: 'blockNumber' } }), path: 'jobs[0].queries[0].paging', message: /slides page or offset paging, not link_header paging/ },
+  { what: 'both apiKey and auth', edit: (t) => (t.sources.music.auth = { type: 'none' }), path: 'sources.music.apiKey', message: /and auth are both set: keep one/ },
+  { what: 'neither apiKey nor auth', edit: (t) => delete t.sources.music.apiKey, path: 'sources.music.auth', message: /is required: set auth \(or apiKey, for a Bearer key\)/ },
+  { what: 'query auth without a parameter name', edit: (t) => { delete t.sources.music.apiKey; t.sources.music.auth = { type: 'query', value: '${MUSIC_API_KEY}' }; }, path: 'sources.music.auth.name', message: /expected string/i, secret: 'k-music-0123' },
+  { what: 'an auth type that does not exist', edit: (t) => { delete t.sources.music.apiKey; t.sources.music.auth = { type: 'oauth', value: 'x' }; }, path: 'sources.music.auth.type', message: /must have a type: bearer, header, query, basic or none/ },
+  { what: 'a header name with a space', edit: (t) => { delete t.sources.music.apiKey; t.sources.music.auth = { type: 'header', name: 'X API Key', value: 'x' }; }, path: 'sources.music.auth.name', message: /must be a header or query parameter name/ },
+  { what: 'a basic auth user name with a colon', edit: (t) => { delete t.sources.music.apiKey; t.sources.music.auth = { type: 'basic', username: 'a:b', password: 'p' }; }, path: 'sources.music.auth.username', message: /must not contain ":"/ },
+  { what: 'an unknown response preset', edit: (t) => (t.sources.music.response = { preset: 'soap' }), path: 'sources.music.response.preset', message: /envelope.*etherscan.*lastfm.*plain/ },
+  { what: 'a data path that is not a dot path', edit: (t) => (t.sources.music.response = { dataPath: 'a..b' }), path: 'sources.music.response.dataPath', message: /must be "\." \(the whole value\) or a dot path/ },
+  { what: 'a skip condition with both equals and exists', edit: (t) => (t.jobs[0]!.records = { path: 'x', kind: 'artist', skip: { path: 'date', equals: 1, exists: true } }), path: 'jobs[0].records.skip', message: /needs exactly one of equals or exists/ },
 
   // D. Messages with a path for what used to be unclear
   { what: 'an empty file', file: { name: 'empty.yaml', bytes: '' }, path: '', message: /the file is empty/ },

@@ -21,7 +21,7 @@ function problemsOf(run: () => unknown): string[] {
 describe('parseConfig', () => {
   it('fills defaults and interpolates secrets from the environment', () => {
     const config = parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k-123' });
-    expect(config.sources.music?.apiKey).toBe('k-123');
+    expect(config.sources.music?.auth).toEqual({ type: 'bearer', value: 'k-123' });
     expect(config.sources.music?.paging).toMatchObject({ style: 'page', limit: 50, pageParam: 'page' });
     expect(config.sources.music?.retry.attempts).toBe(5);
     expect(config.jobs[0]?.schedule?.timezone).toBe('UTC');
@@ -179,7 +179,7 @@ describe('loadConfig', () => {
     const tree = JSON.stringify(validTree());
     await writeFile(file, `type Tree = Record<string, unknown>;\nconst config: Tree = ${tree};\nexport default config satisfies Tree;\n`);
     const config = await loadConfig(file, { MUSIC_API_KEY: 'k-ts' });
-    expect(config.sources.music?.apiKey).toBe('k-ts');
+    expect(config.sources.music?.auth).toEqual({ type: 'bearer', value: 'k-ts' });
   });
 
   it('names a missing file', async () => {

@@ -1,25 +1,74 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeErrorsSchema } from '../../src/config/schema.js';
-import { envelopeError, parseEnvelope } from '../../src/http/envelope.js';
+import { responseErrorsSchema, responseSchema } from '../../src/config/responseSchema.js';
+import { envelopeError, readResponse } from '../../src/http/envelope.js';
+import { responseShapeOf } from '../../src/http/responses/responsePresets.js';
 
-const rules = envelopeErrorsSchema.parse({});
+const errors = responseErrorsSchema.parse({});
+const shapeOf = (response: Record<string, unknown> = {}, errorRules: Record<string, unknown> = {}) => responseShapeOf(responseSchema.parse(response), responseErrorsSchema.parse(errorRules));
+const envelope = shapeOf();
 
-describe('parseEnvelope', () => {
+describe('readResponse with the envelope preset', () => {
   it('accepts the {status, data, message} envelope', () => {
-    expect(parseEnvelope('{"status":"success","data":{"a":1},"message":"ok"}', 'music', 200)).toEqual({ status: 'success', data: { a: 1 }, message: 'ok' });
+    expect(readResponse('{"status":"success","data":{"a":1},"message":"ok"}', envelope, 'music', 200)).toEqual({ envelope: { status: 'success', data: { a: 1 }, message: 'ok' }, ok: true, errorCode: undefined });
   });
 
   it('rejects a body that is not JSON, keeping an excerpt', () => {
-    expect(() => parseEnvelope('<html>oops', 'music', 200)).toThrow(expect.objectContaining({ kind: 'malformed', excerpt: '<html>oops' }) as Error);
+    expect(() => readResponse('<html>oops', envelope, 'music', 200)).toThrow(expect.objectContaining({ kind: 'malformed', excerpt: '<html>oops' }) as Error);
   });
 
-  it('rejects JSON that is not the envelope', () => {
-    expect(() => parseEnvelope('[1,2]', 'music', 200)).toThrow(/not the \{status, data, message\} envelope/);
+  it('rejects JSON that is not the envelope, naming what it expected and what the body is', () => {
+    expect(() => readResponse('[1,2]', envelope, 'music', 200)).toThrow('response is not the envelope shape: expected a status at "status"; the body is a list');
+    expect(() => readResponse('{"status":"success","results":{}}', envelope, 'music', 200)).toThrow('expected data at "data"; the body is an object with status, results');
   });
 });
 
-describe('envelopeError', () => {
-  const classify = (message: string, data: Record<string, unknown> = {}) => envelopeError({ status: 'error', data, message }, rules, 'music', 200, '').kind;
+describe('readResponse with the etherscan preset', () => {
+  const etherscan = shapeOf({ preset: 'etherscan' });
+
+  it('reads `result` as the data of a status "1" body', () => {
+    expect(readResponse('{"status":"1","message":"OK","result":[{"hash":"0x1"}]}', etherscan, 'explorer', 200)).toMatchObject({ ok: true, envelope: { status: '1', data: [{ hash: '0x1' }] } });
+  });
+
+  it('reads "No transactions found" as an empty result, not an error', () => {
+    expect(readResponse('{"status":"0","message":"No transactions found","result":[]}', etherscan, 'explorer', 200)).toMatchObject({ ok: true, envelope: { data: [] } });
+  });
+
+  it('reads NOTOK as an error whose reason is in `result`', () => {
+    const read = readResponse('{"status":"0","message":"NOTOK","result":"Max rate limit reached"}', etherscan, 'explorer', 200);
+    expect(read.ok).toBe(false);
+    expect(envelopeError(read, etherscan, errors, 'explorer', 200, '')).toMatchObject({ kind: 'rate_limited', upstreamMessage: 'NOTOK: Max rate limit reached' });
+  });
+});
+
+describe('readResponse with the lastfm preset', () => {
+  const lastfm = shapeOf({ preset: 'lastfm' });
+
+  it('reads the whole body as the data', () => {
+    expect(readResponse('{"results":{"total":"1"}}', lastfm, 'music', 200)).toMatchObject({ ok: true, envelope: { status: 'ok', data: { results: { total: '1' } } } });
+  });
+
+  it.each([
+    [29, 'rate_limited'],
+    [11, 'temporary'],
+    [16, 'temporary'],
+    [10, 'auth'],
+    [26, 'auth'],
+    [6, 'rejected'],
+  ])('classifies error code %i as %s', (code, kind) => {
+    const read = readResponse(JSON.stringify({ error: code, message: 'Something' }), lastfm, 'music', 200);
+    expect(read).toMatchObject({ ok: false, errorCode: String(code) });
+    expect(envelopeError(read, lastfm, errors, 'music', 200, '').kind).toBe(kind);
+  });
+
+  it('lets configured codes replace the preset\'s', () => {
+    const custom = shapeOf({ preset: 'lastfm' }, { temporaryCodes: [6] });
+    expect(envelopeError(readResponse('{"error":6,"message":"x"}', custom, 'music', 200), custom, errors, 'music', 200, '').kind).toBe('temporary');
+  });
+});
+
+describe('envelopeError by message', () => {
+  const classify = (message: string, data: Record<string, unknown> = {}) =>
+    envelopeError({ envelope: { status: 'error', data, message }, ok: false, errorCode: undefined }, envelope, errors, 'music', 200, '').kind;
 
   it('classifies rate-limit messages as rate_limited', () => {
     expect(classify('Rate Limit Exceeded')).toBe('rate_limited');
@@ -35,7 +84,7 @@ describe('envelopeError', () => {
   });
 
   it('classifies anything else as rejected, which is not retried', () => {
-    const error = envelopeError({ status: 'error', data: {}, message: 'Artist not found' }, rules, 'music', 200, '');
+    const error = envelopeError({ envelope: { status: 'error', data: {}, message: 'Artist not found' }, ok: false, errorCode: undefined }, envelope, errors, 'music', 200, '');
     expect(error.kind).toBe('rejected');
     expect(error.retryable).toBe(false);
   });

@@ -7,20 +7,20 @@ const cursorPaging = () => pagingConfig({ style: 'cursor', cursorPath: 'paging.n
 describe('CursorPaginator', () => {
   it('asks for the first page with the limit and no cursor', () => {
     const paginator = new CursorPaginator(cursorPaging());
-    expect(paginator.requestParams({ q: 'x' }, paginator.start())).toEqual({ q: 'x', limit: '3' });
+    expect(paginator.request({ q: 'x' }, paginator.start()).params).toEqual({ q: 'x', limit: '3' });
   });
 
   it('sends the cursor a full page gave at cursorPath as cursorParam', () => {
     const paginator = new CursorPaginator(cursorPaging());
     const next = paginator.advance(paginator.start(), pageOf([1, 2, 3], 'h', { paging: { next: 'abc' } }));
     expect(next).toMatchObject({ done: false });
-    expect(paginator.requestParams({}, next.position)).toEqual({ limit: '3', after: 'abc' });
+    expect(paginator.request({}, next.position).params).toEqual({ limit: '3', after: 'abc' });
   });
 
   it('sends a numeric cursor as text', () => {
     const paginator = new CursorPaginator(cursorPaging());
     const next = paginator.advance(paginator.start(), pageOf([1, 2, 3], 'h', { paging: { next: 42 } }));
-    expect(paginator.requestParams({}, next.position).after).toBe('42');
+    expect(paginator.request({}, next.position).params.after).toBe('42');
   });
 
   it('stops when a full page gives no next cursor', () => {

@@ -21,7 +21,7 @@ describe('checkpoint positions stored before paging styles had classes of their 
   const windowed = () => createPaginator(pagingConfig({ window: window6 }));
 
   it('resume a windowed page-style run at the page and lower bound they hold', () => {
-    expect(windowed().requestParams({}, resumed(stored.windowSlid))).toEqual({ limit: '3', page: '1', startblock: '3' });
+    expect(windowed().request({}, resumed(stored.windowSlid)).params).toEqual({ limit: '3', page: '1', startblock: '3' });
   });
 
   it('keep skipping the records they mark as read by the previous window', () => {
@@ -32,16 +32,16 @@ describe('checkpoint positions stored before paging styles had classes of their 
   it('go on from a windowed page-style position to the next page of the same window', () => {
     const paginator = windowed();
     const next = paginator.advance(resumed(stored.windowSlid), pageOf([3, 3, 4]));
-    expect(paginator.requestParams({}, next.position)).toEqual({ limit: '3', page: '2', startblock: '3' });
+    expect(paginator.request({}, next.position).params).toEqual({ limit: '3', page: '2', startblock: '3' });
   });
 
   it('resume an offset-style run at the offset they hold', () => {
-    expect(createPaginator(pagingConfig({ style: 'offset' })).requestParams({}, resumed(stored.offset))).toEqual({ limit: '3', offset: '3' });
+    expect(createPaginator(pagingConfig({ style: 'offset' })).request({}, resumed(stored.offset)).params).toEqual({ limit: '3', offset: '3' });
   });
 
   it('resume a cursor-style run with the cursor they hold', () => {
     const paginator = createPaginator(pagingConfig({ style: 'cursor', cursorPath: 'next' }));
-    expect(paginator.requestParams({}, resumed(stored.cursor))).toEqual({ limit: '3', cursor: 'abc' });
+    expect(paginator.request({}, resumed(stored.cursor)).params).toEqual({ limit: '3', cursor: 'abc' });
   });
 
   it.each(['page', 'offset', 'cursor'])('are still written from the start by %s style, with every field earlier releases read', (style) => {

@@ -10,7 +10,7 @@ describe('RangePaginator (page and offset styles)', () => {
     expect(afterTwoPages).toMatchObject({ page: 3, offset: 6 });
 
     const byOffset = new OffsetPaginator(pagingConfig({ style: 'offset' }));
-    expect(byOffset.requestParams({}, afterTwoPages)).toEqual({ limit: '3', offset: '6' });
+    expect(byOffset.request({}, afterTwoPages).params).toEqual({ limit: '3', offset: '6' });
   });
 
   it('rewinds both the page number and the offset to the first page', () => {

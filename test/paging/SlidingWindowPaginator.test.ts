@@ -19,22 +19,22 @@ describe.each(styles)('a result window around $style paging', ({ style, firstPag
 
   it('sends no lower bound before the window has slid', () => {
     const paginator = windowed();
-    expect(paginator.requestParams({}, paginator.start())).toEqual({ limit: '3', ...firstPage });
+    expect(paginator.request({}, paginator.start()).params).toEqual({ limit: '3', ...firstPage });
   });
 
   it('asks for the next page while the next request stays within maxResults', () => {
     const paginator = windowed();
-    expect(paginator.requestParams({}, after(paginator, [1, 1, 2]))).toEqual({ limit: '3', ...secondPage });
+    expect(paginator.request({}, after(paginator, [1, 1, 2])).params).toEqual({ limit: '3', ...secondPage });
   });
 
   it('slides the lower bound to the last value read, from the first page, once the next request would pass maxResults', () => {
     const paginator = windowed();
-    expect(paginator.requestParams({}, after(paginator, [1, 1, 2], [2, 3, 3]))).toEqual({ limit: '3', ...firstPage, startblock: '3' });
+    expect(paginator.request({}, after(paginator, [1, 1, 2], [2, 3, 3])).params).toEqual({ limit: '3', ...firstPage, startblock: '3' });
   });
 
   it('keeps the lower bound on the pages after the slide', () => {
     const paginator = windowed();
-    expect(paginator.requestParams({}, after(paginator, [1, 1, 2], [2, 3, 3], [3, 3, 4]))).toEqual({ limit: '3', ...secondPage, startblock: '3' });
+    expect(paginator.request({}, after(paginator, [1, 1, 2], [2, 3, 3], [3, 3, 4])).params).toEqual({ limit: '3', ...secondPage, startblock: '3' });
   });
 
   it('marks the records of the last value read as overlap for the next window, and no others', () => {

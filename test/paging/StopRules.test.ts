@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { PagePosition } from '../../src/paging/Paginator.js';
 import { createPaginator } from '../../src/paging/paginatorStyles.js';
+import { StopRules } from '../../src/paging/StopRules.js';
 import { pageOf, pagingConfig, window6 } from './pagingFixtures.js';
 
 /** Every style, and a style in a result window: each page goes through the same stop rules. */
@@ -47,5 +49,32 @@ describe.each(styles)('the stop rules with $name paging', ({ settings }) => {
     const paginator = paginatorWith();
     const first = paginator.advance(paginator.start(), pageWithCursor([1, 2, 3], 'h1'));
     expect(first.position).toMatchObject({ pagesFetched: 1, lastPageHash: 'h1' });
+  });
+});
+
+const at = (pagesFetched: number): PagePosition => ({ page: pagesFetched + 1, offset: 0, pagesFetched });
+
+describe('StopRules on the totals a page gives', () => {
+  it('stops after the page count at totalPagesPath (Last.fm sends it as text), and not before', () => {
+    const rules = new StopRules(pagingConfig({ totalPagesPath: 'recenttracks.@attr.totalPages' }));
+    const data = { recenttracks: { '@attr': { totalPages: '3' } } };
+    expect(rules.count(at(1), pageOf([1, 2, 3], 'p2', data)).stop).toBeUndefined();
+    expect(rules.count(at(2), pageOf([4, 5, 6], 'p3', data)).stop).toBe('last_page');
+  });
+
+  it('stops at a page whose hasMorePath flag is false, whatever form false takes', () => {
+    const rules = new StopRules(pagingConfig({ hasMorePath: 'has_more' }));
+    for (const flag of [false, 0, 'false', '0']) expect(rules.count(at(0), pageOf([1, 2, 3], `f${String(flag)}`, { has_more: flag })).stop).toBe('no_more_pages');
+    expect(rules.count(at(0), pageOf([1, 2, 3], 'true', { has_more: true })).stop).toBeUndefined();
+  });
+
+  it('goes on when a configured total is missing from the page', () => {
+    const rules = new StopRules(pagingConfig({ totalPagesPath: 'totalPages', hasMorePath: 'has_more' }));
+    expect(rules.count(at(5), pageOf([1, 2, 3])).stop).toBeUndefined();
+  });
+
+  it('lets a page shorter than limit go on when told to (the upstream picks the page size)', () => {
+    expect(new StopRules(pagingConfig(), false).count(at(0), pageOf([1])).stop).toBeUndefined();
+    expect(new StopRules(pagingConfig()).count(at(0), pageOf([1])).stop).toBe('short_page');
   });
 });

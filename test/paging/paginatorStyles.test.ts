@@ -25,7 +25,7 @@ describe('createPaginator', () => {
     const config = { ...pagingConfig(), style: 'scroll' } as unknown as PagingConfig;
     const create = () => createPaginator(config);
     expect(create).toThrow(PagingStyleError);
-    expect(create).toThrow('"scroll" is not a paging style (have: page, offset, cursor)');
+    expect(create).toThrow('"scroll" is not a paging style (have: page, offset, cursor, link_header, next_url)');
   });
 
   it('rejects a result window around a style that does not count from the start of the results', () => {

@@ -13,5 +13,5 @@ export const window6 = { maxResults: 6, param: 'startblock', field: 'blockNumber
  */
 export function pageOf(blocks: number[], hash = blocks.join(','), data: Record<string, unknown> = {}): PageSummary {
   const items = blocks.map((block, index) => ({ hash: `${block}-${index}-${hash}`, blockNumber: String(block) }));
-  return { data, items, keys: items.map((item) => item.hash), contentHash: hash };
+  return { data, items, keys: items.map((item) => item.hash), link: undefined, contentHash: hash };
 }

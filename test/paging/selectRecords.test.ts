@@ -8,7 +8,7 @@ const selector = (path: string, key: string | string[] = 'id') => recordSelector
 describe('selectRecords', () => {
   it('reads an array of records at a nested path with their keys', () => {
     const data = { results: { artistmatches: { artist: [{ id: 'a1' }, { id: 7 }] } } };
-    expect(selectRecords(data, selector('results.artistmatches.artist'), undefined, 'music')).toEqual({ items: [{ id: 'a1' }, { id: 7 }], keys: ['a1', '7'] });
+    expect(selectRecords(data, selector('results.artistmatches.artist'), undefined, 'music')).toEqual({ items: [{ id: 'a1' }, { id: 7 }], keys: ['a1', '7'], filtered: 0 });
   });
 
   it('treats an object at the path as one record', () => {
@@ -37,5 +37,21 @@ describe('selectRecords', () => {
     const run = () => selectRecords({ items: ['0xabc'] }, selector('items'), undefined, 'explorer');
     expect(run).toThrow(RecordShapeError);
     expect(run).toThrow(/^explorer: record 0 at data.items is not an object$/);
+  });
+
+  it('reads data that is itself the list with path "."', () => {
+    expect(selectRecords([{ id: 'a1' }, { id: 'a2' }], selector('.'), undefined, 'explorer').keys).toEqual(['a1', 'a2']);
+  });
+
+  it('leaves out records that match a skip condition before reading their keys, and counts them', () => {
+    const skipNowPlaying = recordSelectorSchema.parse({ path: 'track', key: 'date.uts', kind: 'play', skip: { path: 'date', exists: false } });
+    const data = { track: [{ name: 'now', '@attr': { nowplaying: 'true' } }, { name: 'then', date: { uts: '100' } }] };
+    expect(selectRecords(data, skipNowPlaying, undefined, 'music')).toEqual({ items: [data.track[1]], keys: ['100'], filtered: 1 });
+  });
+
+  it('leaves out a record when any one of a list of skip conditions matches it', () => {
+    const skip = recordSelectorSchema.parse({ path: 'items', kind: 'item', skip: [{ path: 'kind', equals: 'ad' }, { path: 'deleted', equals: true }] });
+    const data = { items: [{ id: 1, kind: 'ad' }, { id: 2, deleted: true }, { id: 3, kind: 'post', deleted: false }] };
+    expect(selectRecords(data, skip, undefined, 'api')).toMatchObject({ keys: ['3'], filtered: 2 });
   });
 });

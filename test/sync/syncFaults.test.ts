@@ -89,7 +89,7 @@ describe('syncQuery under upstream faults', () => {
       [{ name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.search' } }] }],
       {},
     );
-    badKey.sources.music!.apiKey = 'wrong-key';
+    badKey.sources.music!.auth = { type: 'bearer', value: 'wrong-key' };
     const { summary, retries } = await run(badKey);
     expect(summary.status).toBe('failed');
     expect(retries).toEqual([]);

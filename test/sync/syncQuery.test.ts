@@ -53,7 +53,7 @@ async function upstreamTotal(config: Config, job: string): Promise<number> {
   const client = new SourceClient(query.sourceName, query.source);
   clients.push(client);
   const page = await client.fetchPage({ ...query.params, ...(query.q === undefined ? {} : { q: query.q }), limit: '1' });
-  return Number(page.envelope.data.total);
+  return Number((page.envelope.data as { total: unknown }).total);
 }
 
 const count = async (sql: string, params: unknown[] = []) => Number((await database.pool.query<{ n: string }>(sql, params)).rows[0]?.n);

@@ -25,11 +25,14 @@ export interface PageWriteParams {
   /** Records left out as duplicates of a later key, and NULs removed from payloads, in this page. */
   collapsed: number;
   nulsRemoved: number;
+  /** Records `records.skip` left out of the page. */
+  filtered: number;
 }
 
 /** The run counters every page adds to, besides its records' own: a fragment of the `run` CTE's SET. */
 export const ADD_PAGE_ANOMALIES = `records_skipped = s.records_skipped + cardinality(:deadIndexes::int[]),
-          records_collapsed = s.records_collapsed + :collapsed::int, nul_chars_removed = s.nul_chars_removed + :nulsRemoved::int`;
+          records_collapsed = s.records_collapsed + :collapsed::int, nul_chars_removed = s.nul_chars_removed + :nulsRemoved::int,
+          records_filtered = s.records_filtered + :filtered::int`;
 
 /** Inserts the page's dead letters for the run the CTE `run` wrote. */
 export const INSERT_DEAD_LETTERS = `dead_letters as (

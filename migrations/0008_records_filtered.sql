@@ -1,0 +1,1 @@
+ALTER TABLE "sync_runs" ADD COLUMN "records_filtered" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/loadConfig.js';
+import type { ConfigInput } from '../../src/config/schema.js';
+import { OPEN_GATE } from '../../src/http/RequestGate.js';
+import { SourceClient } from '../../src/http/SourceClient.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { syncQuery } from '../../src/sync/syncQuery.js';
+import { capturingLogger, queryOf } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+const KEY = 'next-url-key-7f3a';
+/** Items 1..ITEMS, paged by `page` and `per_page`: the upstream decides the page size (at most 3). */
+const ITEMS = 8;
+let server: Server;
+let baseUrl: string;
+let database: TestDatabase;
+
+/**
+ * A REST API of the kind feedsync meets outside the contract: `/links` gives the next page in a
+ * `Link` header (and wants the key in `X-API-Key`), `/feed` gives it as `next` in the body (key in
+ * `api_key`), `/escape` links the next page to another origin.
+ */
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const perPage = Math.min(3, Number(url.searchParams.get('per_page') ?? '3'));
+    const items = Array.from({ length: ITEMS }, (_, index) => ({ id: index + 1, name: `item ${index + 1}` })).slice((page - 1) * perPage, page * perPage);
+    const more = page * perPage < ITEMS;
+    const next = `/${url.pathname.slice(1)}?page=${page + 1}&per_page=${perPage}`;
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+    if (url.pathname === '/links') {
+      if (request.headers['x-api-key'] !== KEY) return json(401, { error: 'bad key' });
+      const links = [`<${baseUrl}/links?page=1&per_page=${perPage}>; rel="first"`, ...(more ? [`<${baseUrl}${next}>; rel="next"`] : [])];
+      return json(200, items, { link: links.join(', ') });
+    }
+    if (url.pathname === '/feed') {
+      if (url.searchParams.get('api_key') !== KEY) return json(401, { error: 'bad key' });
+      return json(200, { items, next: more ? next : null });
+    }
+    return json(200, items, { link: `<http://127.0.0.2:1/steal?page=2>; rel="next"` });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await database.drop();
+});
+
+/** One job `items` on a source at `path`, read with `response.preset: plain` and the given auth and paging. */
+async function syncItems(path: string, auth: ConfigInput['sources'][string]['auth'], paging: Record<string, unknown>, recordsPath: string) {
+  const config = parseConfig(
+    {
+      sources: { api: { baseUrl, path, auth, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 3, limitParam: 'per_page', ...paging } } },
+      jobs: [{ name: 'items', source: 'api', records: { path: recordsPath, kind: `item_${randomUUID().slice(0, 8)}` }, queries: [{}] }],
+    },
+    'test config',
+    {},
+  );
+  const query = queryOf(config, 'items');
+  const client = new SourceClient('api', query.source);
+  const { logger, lines } = capturingLogger();
+  try {
+    const identity = { runKey: `test/${randomUUID()}`, job: 'items', source: 'api', queryIndex: 0, queryKey: query.queryKey, query: { q: null, params: {} } };
+    const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger });
+    const { rows } = await database.pool.query<{ url: string }>('select request_url as url from envelopes where run_id = $1 order by page_seq', [summary.runId]);
+    return { summary, urls: rows.map((row) => row.url), logged: lines.join('') };
+  } finally {
+    await client.close();
+  }
+}
+
+describe('paging by next-page URLs', () => {
+  it('link_header: follows rel="next" until a page has none, with the key in a header', async () => {
+    const { summary, urls } = await syncItems('/links', { type: 'header', name: 'X-API-Key', value: KEY }, { style: 'link_header' }, '.');
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'no_next_page', pages: 3, counts: { new: ITEMS } });
+    expect(urls).toEqual([`${baseUrl}/links?per_page=3`, `${baseUrl}/links?page=2&per_page=3`, `${baseUrl}/links?page=3&per_page=3`]);
+  });
+
+  it('next_url: follows the URL at nextUrlPath until it is null, with the key in the query string masked in stored URLs and logs', async () => {
+    const { summary, urls, logged } = await syncItems('/feed', { type: 'query', name: 'api_key', value: KEY }, { style: 'next_url', nextUrlPath: 'next' }, 'items');
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'no_next_page', pages: 3, counts: { new: ITEMS } });
+    expect(urls).toEqual([`${baseUrl}/feed?per_page=3&api_key=***`, `${baseUrl}/feed?page=2&per_page=3&api_key=***`, `${baseUrl}/feed?page=3&per_page=3&api_key=***`]);
+    expect(logged).not.toContain(KEY);
+  });
+
+  it('does not end at a page shorter than limit when the upstream picks the page size', async () => {
+    const { summary } = await syncItems('/links', { type: 'header', name: 'X-API-Key', value: KEY }, { style: 'link_header', limit: 5 }, '.');
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'no_next_page', pages: 3, counts: { new: ITEMS } });
+  });
+
+  it('refuses a next page on another origin, failing the run with what it refused, and stores the pages before it', async () => {
+    const { summary } = await syncItems('/escape', { type: 'query', name: 'api_key', value: KEY }, { style: 'link_header' }, '.');
+    expect(summary).toMatchObject({ status: 'failed', pages: 1 });
+    expect(summary.error?.message).toContain("it leads to http://127.0.0.2:1, not to baseUrl's origin");
+  });
+});
