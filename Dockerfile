@@ -11,7 +11,7 @@ COPY src ./src
 RUN npm run build
 
 # Production dependencies only. test/deploy/productionPackage.test.ts installs and runs the package
-# with these same steps (this install, then dist/, migrations/ and feedsync.yaml): keep them in step.
+# with these same steps (this install, then dist/, migrations/, feedsync.yaml and examples/): keep them in step.
 FROM node:20-bookworm-slim AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -26,6 +26,7 @@ COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json feedsync.yaml ./
 COPY migrations ./migrations
+COPY examples ./examples
 USER node
 EXPOSE 9464
 ENTRYPOINT ["node", "dist/cli/main.js"]

@@ -10,6 +10,8 @@ export interface ResolvedQuery {
   /** Stable across config edits that do not change the query itself; names its incremental cursor. */
   queryKey: string;
   q: string | undefined;
+  /** The request parameter `q` is sent as. */
+  qParam: string;
   params: Record<string, string>;
   paging: PagingConfig;
   records: RecordSelectorConfig;
@@ -37,6 +39,7 @@ export function resolveQuery(config: Config, job: JobConfig, queryIndex: number)
     queryIndex,
     queryKey: createHash('sha256').update(fingerprint).digest('hex').slice(0, 16),
     q: query.q,
+    qParam: query.qParam ?? job.qParam ?? 'q',
     params: { ...source.params, ...job.params, ...own },
     paging: { ...source.paging, ...job.paging, ...query.paging },
     // The schema's superRefine guarantees path and kind once job and query are merged.

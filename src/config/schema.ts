@@ -132,8 +132,12 @@ export const incrementalSchema = z.strictObject({
   overlap: integer(0, Number.MAX_SAFE_INTEGER).default(0),
 });
 
+/** The request parameter that carries a query's `q`: Last.fm names it by method (`artist`, `user`), Etherscan by action (`address`, `txhash`). */
+const qParam = z.string().min(1).optional();
+
 export const querySchema = z.strictObject({
   q: z.string().optional(),
+  qParam,
   params: z.record(z.string(), paramValue).default({}),
   records: recordOverrideSchema.optional(),
   paging: pagingOverrideSchema.optional(),
@@ -208,6 +212,8 @@ export const jobSchema = z.strictObject({
   overlap: z.enum(['skip', 'queue']).default('skip'),
   /** Sent with every query of the job, over the source's params; a query's own win. */
   params: requestParams.default({}),
+  /** Where each query's `q` is sent (default `q`); a query's own `qParam` wins. */
+  qParam,
   records: recordOverrideSchema.optional(),
   paging: pagingOverrideSchema.optional(),
   queries: z.array(querySchema).min(1, 'needs at least one query'),

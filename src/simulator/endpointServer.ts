@@ -85,7 +85,8 @@ function applyDecision(spec: EndpointSpec, replies: FaultReplies, decision: Faul
       return;
     case 'tooManyRequests': {
       const reply = replies.tooManyRequests();
-      write(response, { ...reply, headers: { ...reply.headers, 'retry-after': decision.retryAfter } });
+      // Retry-After goes with a 429; a dialect that reports its rate limit in a 200 (Etherscan) sends none.
+      write(response, reply.status === 429 ? { ...reply, headers: { ...reply.headers, 'retry-after': decision.retryAfter } } : reply);
       return;
     }
     case 'errorEnvelope':

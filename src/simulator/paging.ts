@@ -22,9 +22,12 @@ export interface PageSlice {
   count: number;
 }
 
-/** `limit` (1..1000, default 50) and `page` (>= 1, default 1), shared by every endpoint. */
-export function parsePageRequest(params: URLSearchParams): ParamResult<PageRequest> {
-  const limit = integerParam(params, 'limit', { min: 1, max: MAX_LIMIT, fallback: DEFAULT_LIMIT });
+/**
+ * `limit` (1..maxLimit, default 50) and `page` (>= 1, default 1), shared by every endpoint.
+ * maxLimit null leaves the page size unbounded (Etherscan bounds it only by its result window).
+ */
+export function parsePageRequest(params: URLSearchParams, maxLimit: number | null = MAX_LIMIT): ParamResult<PageRequest> {
+  const limit = integerParam(params, 'limit', { min: 1, ...(maxLimit !== null && { max: maxLimit }), fallback: DEFAULT_LIMIT });
   if (!limit.ok) return limit;
   const page = integerParam(params, 'page', { min: 1, fallback: 1 });
   if (!page.ok) return page;

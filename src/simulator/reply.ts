@@ -18,7 +18,7 @@ export interface Reply {
 
 export type RequestHandler = (request: SimRequest) => Reply | Promise<Reply>;
 
-/** Every body is the envelope `{status, data, message}`. */
+/** The feedsync envelope `{status, data, message}`: every body of the webhook and admin endpoints, and of music and explorer in the envelope dialect. */
 export function successReply(data: unknown, message = 'OK'): Reply {
   return { status: 200, body: JSON.stringify({ status: 'success', data, message }) };
 }
@@ -32,7 +32,7 @@ export function errorReply(status: number, code: number | string, message: strin
   return { status, body: JSON.stringify({ status: 'error', data: { error: code }, message }) };
 }
 
-/** Canned error answers an endpoint gives when a fault is injected, in its own codes. */
+/** Canned error answers an endpoint gives when a fault is injected, in its dialect's own codes and shapes. */
 export interface FaultReplies {
   outage(): Reply;
   serverError(status: number): Reply;

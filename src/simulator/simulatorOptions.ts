@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_CHAIN_SHAPE, chainShapeProblem, type ChainShape } from './chain.js';
+import { DEFAULT_DIALECT, DIALECTS, type DialectName } from './dialects/names.js';
 import { ENDPOINTS, resolveFaults, type EndpointName, type Faults, type FaultsInput } from './faults.js';
 import { DEFAULT_CATALOGUE_SIZE, type CatalogueSize } from './musicCatalogue.js';
 import { SimulatorError } from './SimulatorError.js';
@@ -15,8 +16,15 @@ export interface SimulatorOptions {
   port?: number;
   /** Seeds the catalogue, the chain, the webhook UUID and every fault decision (uint32, default 1). */
   seed?: number;
-  /** Keys accepted as `Authorization: Bearer <key>` by music and explorer; the first is `Simulator.apiKey`. Default ['sim-key-0123456789abcdef']. */
+  /** Keys accepted by music and explorer (where the key goes depends on the dialect); the first is `Simulator.apiKey`. Default ['sim-key-0123456789abcdef']. */
   apiKeys?: string[];
+  /** Keys the music endpoint refuses as suspended (Last.fm error 26, HTTP 403); the explorer refuses them as invalid. Default none. */
+  suspendedKeys?: string[];
+  /**
+   * The wire format: 'envelope' (default) answers everywhere in the feedsync envelope with a Bearer
+   * key; 'lastfm' makes the music endpoint answer as Last.fm, 'etherscan' the explorer as Etherscan.
+   */
+  dialect?: DialectName;
   /** Catalogue sizes (artists, albumsPerArtist, tracksPerAlbum, tags, users, playsPerUser); unset ones take DEFAULT_CATALOGUE_SIZE. */
   music?: Partial<CatalogueSize>;
   /** Chain shape (initialHead, txsPerBlock, activeAddresses, genesisTimestamp, blockTimeSeconds) and how fast the head moves; unset ones take the defaults. */
@@ -36,6 +44,8 @@ export interface ResolvedSimulatorOptions {
   port: number;
   seed: number;
   apiKeys: string[];
+  suspendedKeys: string[];
+  dialect: DialectName;
   music: CatalogueSize;
   chain: ChainShape;
   blockIntervalMs: number;
@@ -46,10 +56,14 @@ export interface ResolvedSimulatorOptions {
 
 const count = (max: number) => z.number().int().min(1).max(max);
 
+const apiKey = z.string().regex(/^\S+$/, 'API keys are non-empty and have no spaces');
+
 const optionsSchema = z.strictObject({
   port: z.number().int().min(0).max(65_532).default(0),
   seed: z.number().int().min(0).max(0xffff_ffff).default(DEFAULT_SEED),
-  apiKeys: z.array(z.string().regex(/^\S+$/, 'API keys are non-empty and have no spaces')).min(1).default([DEFAULT_API_KEY]),
+  apiKeys: z.array(apiKey).min(1).default([DEFAULT_API_KEY]),
+  suspendedKeys: z.array(apiKey).default([]),
+  dialect: z.enum(DIALECTS).default(DEFAULT_DIALECT),
   music: z
     .strictObject({
       artists: count(10_000_000),
@@ -105,6 +119,8 @@ export function resolveSimulatorOptions(options: SimulatorOptions): ResolvedSimu
     port: parsed.data.port,
     seed: parsed.data.seed,
     apiKeys: parsed.data.apiKeys,
+    suspendedKeys: parsed.data.suspendedKeys,
+    dialect: parsed.data.dialect,
     music: { ...DEFAULT_CATALOGUE_SIZE, ...parsed.data.music },
     chain,
     blockIntervalMs,

@@ -1,15 +1,19 @@
+import { ApiKeys } from './apiKey.js';
 import { Chain, HOT_ADDRESS_INDEX } from './chain.js';
 import { ChainHead } from './chainHead.js';
 import { listenEndpoint, type EndpointSpec, type RunningEndpoint } from './endpointServer.js';
-import { explorerFaultReplies, explorerHandler } from './explorerEndpoint.js';
+import { DIALECT_WIRES } from './dialects/registry.js';
+import type { DialectName } from './dialects/names.js';
+import { explorerHandler } from './explorerEndpoint.js';
 import { FaultGate } from './faultGate.js';
 import { ENDPOINTS, resolveFaults, type EndpointName, type Faults, type FaultsInput } from './faults.js';
 import { adminHandler, type SimulatorControl } from './adminEndpoint.js';
 import { uuidFromWords } from './hex.js';
 import { MusicCatalogue } from './musicCatalogue.js';
-import { musicFaultReplies, musicHandler } from './musicEndpoint.js';
+import { musicHandler } from './musicEndpoint.js';
 import { UserHistories } from './musicPlays.js';
 import { domainOf, hashOf } from './prng.js';
+import type { FaultReplies } from './reply.js';
 import { RequestStats, type EndpointStats } from './requestStats.js';
 import { SimulatorError } from './SimulatorError.js';
 import { resolveSimulatorOptions, type SimulatorOptions } from './simulatorOptions.js';
@@ -29,6 +33,8 @@ export interface Simulator {
   adminUrl: string;
   /** The first valid API key. */
   apiKey: string;
+  /** The wire format music and explorer speak (see SimulatorOptions.dialect). */
+  dialect: DialectName;
   seed: number;
   /** A UUID derived from the seed, ready to use as a webhook path. */
   webhookUuid: string;
@@ -52,7 +58,8 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveSimulatorOptions(options);
   const { seed, now } = resolved;
-  const apiKeys = new Set(resolved.apiKeys);
+  const apiKeys = new ApiKeys(resolved.apiKeys, resolved.suspendedKeys);
+  const wires = DIALECT_WIRES[resolved.dialect];
   const catalogue = new MusicCatalogue(seed, resolved.music);
   const chain = new Chain(seed, resolved.chain);
   const head = new ChainHead(resolved.chain.initialHead, resolved.blockIntervalMs, now());
@@ -76,19 +83,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
   };
 
-  const upstream = (endpoint: EndpointName, replies: typeof musicFaultReplies): EndpointSpec['upstream'] => ({
+  const upstream = (endpoint: EndpointName, replies: FaultReplies): EndpointSpec['upstream'] => ({
     faults: gates[endpoint],
     replies,
     stats: stats[endpoint],
   });
   const specs: EndpointSpec[] = [
     {
-      handle: musicHandler({ catalogue, histories: new UserHistories(seed, catalogue), apiKeys }),
+      handle: musicHandler({ catalogue, histories: new UserHistories(seed, catalogue), apiKeys, wire: wires.music }),
       readsBody: false,
-      upstream: upstream('music', musicFaultReplies),
+      upstream: upstream('music', wires.music.faultReplies),
       now,
     },
-    { handle: explorerHandler({ chain, head, apiKeys, now }), readsBody: false, upstream: upstream('explorer', explorerFaultReplies), now },
+    {
+      handle: explorerHandler({ chain, head, apiKeys, wire: wires.explorer, now }),
+      readsBody: false,
+      upstream: upstream('explorer', wires.explorer.faultReplies),
+      now,
+    },
     { handle: webhookHandler(webhookLog, now), readsBody: true, upstream: upstream('webhook', webhookFaultReplies), now },
     { handle: adminHandler(control), readsBody: true, now },
   ];
@@ -101,6 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     webhookBaseUrl: webhook.url,
     adminUrl: admin.url,
     apiKey: resolved.apiKeys[0]!,
+    dialect: resolved.dialect,
     seed,
     webhookUuid: webhookUuidOf(seed),
     hotAddress: chain.address(HOT_ADDRESS_INDEX),

@@ -113,7 +113,7 @@ async function startingPoint(context: RunContext, paginator: Paginator): Promise
 /** The query's own request parameters: its params, `q`, and the incremental lower bound. */
 function baseParams(query: ResolvedQuery, checkpoint: RunCheckpoint): Record<string, string> {
   const params: Record<string, string> = { ...query.params };
-  if (query.q !== undefined) params.q = query.q;
+  if (query.q !== undefined) params[query.qParam] = query.q;
   if (query.incremental && checkpoint.incrementalStart !== undefined) params[query.incremental.param] = checkpoint.incrementalStart;
   return params;
 }

@@ -29,7 +29,7 @@ async function installProductionPackage(): Promise<string> {
   const install = ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'];
   const installed = installWithin(dir, [...install, '--offline'], 120_000).catch(() => installWithin(dir, [...install, '--prefer-offline'], 110_000));
   await Promise.all([installed, ensureBuilt()]);
-  for (const path of ['dist', 'migrations', 'feedsync.yaml']) await cp(path, join(dir, path), { recursive: true });
+  for (const path of ['dist', 'migrations', 'feedsync.yaml', 'examples']) await cp(path, join(dir, path), { recursive: true });
   return dir;
 }
 

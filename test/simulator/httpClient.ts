@@ -48,3 +48,17 @@ export function explorerUrl(simulator: Simulator, params: Record<string, string 
 function stringValues(params: Record<string, string | number>): Record<string, string> {
   return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)]));
 }
+
+export interface BodyResponse<Body> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Body;
+}
+
+/** GET with only the given headers (no key unless the caller puts one there), body parsed as JSON of any shape. */
+export async function getBody<Body = Record<string, unknown>>(url: string, headers: Record<string, string> = {}): Promise<BodyResponse<Body>> {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as Body };
+}

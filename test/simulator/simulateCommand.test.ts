@@ -46,6 +46,28 @@ describe('feedsync simulate', () => {
     }
   });
 
+  it('serves the dialect --dialect names', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', RUN_SIMULATOR, '--dialect', 'etherscan', '--block-interval-ms', '0'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+      const ready = JSON.parse(((await lines.next()) as IteratorYieldResult<string>).value) as Record<string, string>;
+      const response = await fetch(`${ready.explorerBaseUrl}/api?module=account&action=txlist&address=${ready.hotAddress}&offset=1&apikey=${ready.apiKey}`);
+      expect(await response.json()).toMatchObject({ status: '1', message: 'OK' });
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('rejects an unknown --dialect, naming the flag and the dialects', async () => {
+    const { error, stderr } = await runFailing(['--dialect', 'soap']);
+    expect(error).toBeInstanceOf(CommanderError);
+    expect(stderr).toContain('--dialect');
+    expect(stderr).toContain('envelope, lastfm, etherscan');
+  });
+
   it('rejects a flag value that does not parse, naming the flag', async () => {
     const { error, stderr } = await runFailing(['--port', 'eighty']);
     expect(error).toBeInstanceOf(CommanderError);

@@ -6,10 +6,11 @@ import { redisConnection } from '../../jobs/queues.js';
 import { WorkerProcess } from '../../runtime/WorkerProcess.js';
 import { ensureLocalStack } from '../../localstack/localStack.js';
 import { createLogger } from '../../observability/logger.js';
-import { simulatorEnv } from '../../simulator/readyMessage.js';
+import { etherscanEnv, lastfmEnv, simulatorEnv } from '../../simulator/readyMessage.js';
 import { startSimulator } from '../../simulator/startSimulator.js';
 import { recentRuns } from '../../storage/recentRuns.js';
 import { formatTable } from '../printTable.js';
+import { demoDialectOf } from './demoDialect.js';
 
 export interface DemoOptions {
   config: string;
@@ -25,12 +26,22 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   say('starting throwaway Redis and Postgres (or using REDIS_URL / DATABASE_URL) and the endpoint simulator…');
   const stack = await ensureLocalStack();
-  const simulator = await startSimulator({ port: 0 });
+  let simulator = await startSimulator({ port: 0 });
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const env = { ...process.env, ...simulatorEnv(simulator), WEBHOOK_SECRET: secret };
+  // Every example's variables, so the config can be read to learn which dialect it needs.
+  let env = { ...process.env, ...simulatorEnv(simulator), ...lastfmEnv(simulator), ...etherscanEnv(simulator), WEBHOOK_SECRET: secret };
   let feedsync: WorkerProcess | undefined;
   try {
-    const config = await loadConfig(options.config, env);
+    let config = await loadConfig(options.config, env);
+    const dialect = demoDialectOf(config);
+    if (dialect !== 'envelope') {
+      // The config is for a real service: the simulator answers as that service does.
+      await simulator.close();
+      simulator = await startSimulator({ port: 0, dialect });
+      env = { ...process.env, ...simulatorEnv(simulator), WEBHOOK_SECRET: secret };
+      config = await loadConfig(options.config, env);
+      say(`the config reads ${dialect} responses: the simulator speaks ${dialect}`);
+    }
     feedsync = await WorkerProcess.open({
       config,
       redisUrl: stack.redisUrl,

@@ -1,8 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
+import { DEFAULT_DIALECT, DIALECTS, type DialectName } from '../../simulator/dialects/names.js';
 import { ENDPOINTS, type EndpointName } from '../../simulator/endpointNames.js';
 import type { FaultsInput } from '../../simulator/faults.js';
-import type { Simulator } from '../../simulator/startSimulator.js';
 import type { SimulatorError } from '../../simulator/SimulatorError.js';
 import type { SimulatorOptions } from '../../simulator/simulatorOptions.js';
 import { integerFlag, numberFlag } from '../options.js';
@@ -12,6 +12,8 @@ interface SimulateFlags {
   seed?: number;
   json?: true;
   apiKey: string[];
+  suspendedKey: string[];
+  dialect: DialectName;
   blockIntervalMs?: number;
   initialHead?: number;
   txsPerBlock?: number;
@@ -49,6 +51,8 @@ const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   'music.users': '--users',
   'music.playsPerUser': '--plays-per-user',
   apiKeys: '--api-key',
+  suspendedKeys: '--suspended-key',
+  dialect: '--dialect',
 };
 
 /** Milliseconds become timers, which hold at most INT32_MAX. */
@@ -69,6 +73,12 @@ const retryAfterForm = (raw: string): 'seconds' | 'httpDate' => {
   throw new InvalidArgumentError('Expected seconds or http-date.');
 };
 
+const dialectName = (raw: string): DialectName => {
+  const dialect = DIALECTS.find((name) => name === raw);
+  if (dialect === undefined) throw new InvalidArgumentError(`Expected one of ${DIALECTS.join(', ')}.`);
+  return dialect;
+};
+
 const collect = (raw: string, previous: string[]): string[] => [...previous, raw];
 
 /**
@@ -83,6 +93,8 @@ export function registerSimulateCommand(program: Command): void {
     .option('--seed <n>', 'seed of the data, the webhook UUID and the fault decisions (default 1)', integerFlag('--seed', 0, 0xffff_ffff))
     .option('--json', 'print one JSON line with the URLs once ready')
     .option('--api-key <key>', 'accepted API key; repeat for more (default sim-key-0123456789abcdef)', collect, [])
+    .option('--suspended-key <key>', 'API key the music endpoint refuses as suspended (Last.fm error 26); repeat for more', collect, [])
+    .option('--dialect <name>', 'envelope (feedsync envelope, Bearer key), lastfm (music answers as Last.fm) or etherscan (explorer answers as Etherscan)', dialectName, DEFAULT_DIALECT)
     .option('--block-interval-ms <ms>', 'a new block every this many ms; 0 freezes the head (default 3000)', milliseconds('--block-interval-ms'))
     .option('--initial-head <n>', 'head block at start (default 120000)', count('--initial-head', 0))
     .option('--txs-per-block <n>', 'txs in every block, a multiple of --active-addresses (default 100)', count('--txs-per-block'))
@@ -108,7 +120,7 @@ export function registerSimulateCommand(program: Command): void {
     .option('--fault-outage-ms <ms>', 'answer 503 to everything for this long after start', milliseconds('--fault-outage-ms'))
     .action(async (_options: unknown, command: Command) => {
       const flags = command.opts<SimulateFlags>();
-      const [{ startSimulator }, { SimulatorError }, { readyExports, readyJson }] = await Promise.all([
+      const [{ startSimulator }, { SimulatorError }, { readyJson, readyText }] = await Promise.all([
         import('../../simulator/startSimulator.js'),
         import('../../simulator/SimulatorError.js'),
         import('../../simulator/readyMessage.js'),
@@ -116,7 +128,7 @@ export function registerSimulateCommand(program: Command): void {
       const simulator = await startSimulator(simulatorOptionsOf(flags)).catch((error: unknown) => {
         throw error instanceof SimulatorError && error.kind === 'invalid_options' ? new Error(blameFlag(error), { cause: error }) : error;
       });
-      process.stdout.write(flags.json === true ? `${readyJson(simulator)}\n` : readyLines(simulator, readyExports(simulator)));
+      process.stdout.write(flags.json === true ? `${readyJson(simulator)}\n` : readyText(simulator));
       await untilStopSignal();
       await simulator.close();
     });
@@ -128,6 +140,8 @@ function simulatorOptionsOf(flags: SimulateFlags): SimulatorOptions {
     port: flags.port,
     seed: flags.seed,
     ...(flags.apiKey.length > 0 && { apiKeys: flags.apiKey }),
+    ...(flags.suspendedKey.length > 0 && { suspendedKeys: flags.suspendedKey }),
+    dialect: flags.dialect,
     chain: definedOnly({
       blockIntervalMs: flags.blockIntervalMs,
       initialHead: flags.initialHead,
@@ -175,10 +189,6 @@ function blameFlag(error: SimulatorError): string {
   const path = error.optionPath ?? '';
   const flag = FLAG_OF_OPTION[path] ?? (path.startsWith('faults.') ? '--fault-*' : undefined);
   return flag === undefined ? error.message : `${flag}: ${error.message}`;
-}
-
-function readyLines(simulator: Simulator, exports: readonly string[]): string {
-  return [`feedsync simulator ready (seed ${simulator.seed}); paste these, Ctrl-C stops it:`, ...exports, ''].join('\n');
 }
 
 function untilStopSignal(): Promise<void> {

@@ -15,6 +15,8 @@ const KEY = 'next-url-key-7f3a';
 /** Items 1..ITEMS, paged by `page` and `per_page`: the upstream decides the page size (at most 3). */
 const ITEMS = 8;
 let server: Server;
+/** The path and query of every request the API received. */
+const received: string[] = [];
 let baseUrl: string;
 let database: TestDatabase;
 
@@ -25,6 +27,7 @@ let database: TestDatabase;
  */
 beforeAll(async () => {
   server = createServer((request, response) => {
+    received.push(request.url ?? '');
     const url = new URL(request.url ?? '/', 'http://x');
     const page = Number(url.searchParams.get('page') ?? '1');
     const perPage = Math.min(3, Number(url.searchParams.get('per_page') ?? '3'));
@@ -53,12 +56,15 @@ afterAll(async () => {
   await database.drop();
 });
 
+type Source = ConfigInput['sources'][string];
+type Job = ConfigInput['jobs'][number];
+
 /** One job `items` on a source at `path`, read with `response.preset: plain` and the given auth and paging. */
-async function syncItems(path: string, auth: ConfigInput['sources'][string]['auth'], paging: Record<string, unknown>, recordsPath: string) {
+async function syncItems(path: string, auth: Source['auth'], paging: Record<string, unknown>, recordsPath: string, more: { source?: Partial<Source>; job?: Partial<Job> } = {}) {
   const config = parseConfig(
     {
-      sources: { api: { baseUrl, path, auth, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 3, limitParam: 'per_page', ...paging } } },
-      jobs: [{ name: 'items', source: 'api', records: { path: recordsPath, kind: `item_${randomUUID().slice(0, 8)}` }, queries: [{}] }],
+      sources: { api: { baseUrl, path, auth, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 3, limitParam: 'per_page', ...paging }, ...more.source } },
+      jobs: [{ name: 'items', source: 'api', records: { path: recordsPath, kind: `item_${randomUUID().slice(0, 8)}` }, queries: [{}], ...more.job }],
     },
     'test config',
     {},
@@ -99,5 +105,27 @@ describe('paging by next-page URLs', () => {
     const { summary } = await syncItems('/escape', { type: 'query', name: 'api_key', value: KEY }, { style: 'link_header' }, '.');
     expect(summary).toMatchObject({ status: 'failed', pages: 1 });
     expect(summary.error?.message).toContain("it leads to http://127.0.0.2:1, not to baseUrl's origin");
+  });
+});
+
+describe('request parameters', () => {
+  const header = { type: 'header' as const, name: 'X-API-Key', value: KEY };
+
+  it('sends the source\'s params with every request, a job\'s over them and a query\'s over both', async () => {
+    const before = received.length;
+    await syncItems('/links', header, { style: 'link_header' }, '.', {
+      source: { params: { format: 'json', sort: 'asc', lang: 'en' } },
+      job: { params: { sort: 'desc', lang: 'de' }, queries: [{ params: { lang: 'fr' } }] },
+    });
+    expect(received[before]).toBe('/links?format=json&sort=desc&lang=fr&per_page=3');
+  });
+
+  it('sends q under the name qParam gives it, the query\'s over the job\'s', async () => {
+    const before = received.length;
+    await syncItems('/links', header, { style: 'link_header' }, '.', { job: { qParam: 'user', queries: [{ q: 'rj' }] } });
+    expect(received[before]).toBe('/links?user=rj&per_page=3');
+    const again = received.length;
+    await syncItems('/links', header, { style: 'link_header' }, '.', { job: { qParam: 'user', queries: [{ q: '0xab', qParam: 'address' }] } });
+    expect(received[again]).toBe('/links?address=0xab&per_page=3');
   });
 });

@@ -1,0 +1,46 @@
+import type { PageSlice } from './paging.js';
+import type { FaultReplies, Reply, SimRequest } from './reply.js';
+
+/** One page of a listing action; the items are JSON text already (the explorer's fast path). */
+export interface ExplorerListing {
+  kind: 'listing';
+  /** What is listed; Etherscan words its empty answer after it. */
+  items: 'transactions' | 'blocks';
+  slice: PageSlice;
+  /** The page's items as JSON values joined by commas; empty for an empty page. */
+  itemsJson: string;
+}
+
+/** Why the explorer refused a request, in no wire's terms yet. */
+export type ExplorerFailure =
+  | { kind: 'noRoute'; path: string }
+  | { kind: 'methodNotAllowed' }
+  | { kind: 'invalidKey' }
+  | { kind: 'unknownAction'; name: string }
+  | { kind: 'invalidParams'; message: string }
+  | { kind: 'notFound'; message: string }
+  /** page x limit above the result window. */
+  | { kind: 'windowTooLarge'; window: number }
+  | { kind: 'notAContract' };
+
+/** What the explorer has to say to one request; an ExplorerWire turns it into bytes. */
+export type ExplorerAnswer =
+  | ExplorerListing
+  /** One value as JSON text: a block, a tx, an ABI string, source entries. */
+  | { kind: 'result'; resultJson: string }
+  /** eth_blockNumber: the head, which dialects write differently (a number, a hex quantity). */
+  | { kind: 'headBlock'; number: number }
+  | ExplorerFailure;
+
+/** How one dialect carries the explorer's requests and answers. */
+export interface ExplorerWire {
+  /** The API key where this dialect carries it; undefined when absent. */
+  apiKeyOf(request: SimRequest): string | undefined;
+  /** The query under the names the actions read (module, action, q, page, limit, startblock, endblock, sort). */
+  actionParams(params: URLSearchParams): URLSearchParams;
+  /** Largest page size accepted; null: only the result window bounds it. */
+  maxPageSize: number | null;
+  /** `module` is the request's module, lower-cased ('' when absent): Etherscan's proxy module answers JSON-RPC. */
+  reply(answer: ExplorerAnswer, module: string): Reply;
+  faultReplies: FaultReplies;
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import type { Config } from '../../src/config/schema.js';
+import type { ResolvedQuery } from '../../src/config/resolveQuery.js';
+import { OPEN_GATE } from '../../src/http/RequestGate.js';
+import { SourceClient } from '../../src/http/SourceClient.js';
+import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/chain.js';
+import { etherscanEnv, lastfmEnv } from '../../src/simulator/readyMessage.js';
+import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { syncQuery } from '../../src/sync/syncQuery.js';
+import { capturingLogger, queryOf } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+/** A key long enough to be scrubbed, and unlike anything else in a page. */
+const KEY = 'dialect-key-4be1c9d07a';
+let lastfm: Simulator;
+let etherscan: Simulator;
+let database: TestDatabase;
+
+beforeAll(async () => {
+  const options = { apiKeys: [KEY], chain: { blockIntervalMs: 0 } };
+  [lastfm, etherscan] = await Promise.all([startSimulator({ ...options, dialect: 'lastfm' }), startSimulator({ ...options, dialect: 'etherscan' })]);
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await Promise.all([lastfm.close(), etherscan.close(), database.drop()]);
+});
+
+/** An example config as shipped, on the simulator speaking its dialect, with quick retries. */
+async function exampleConfig(name: 'lastfm' | 'etherscan', simulator: Simulator): Promise<Config> {
+  const env = { ...(name === 'lastfm' ? lastfmEnv(simulator) : etherscanEnv(simulator)), WEBHOOK_BASE_URL: simulator.webhookBaseUrl, WEBHOOK_UUID: simulator.webhookUuid, EXPLORER_HOT_ADDRESS: simulator.hotAddress };
+  const config = await loadConfig(`examples/${name}.yaml`, env);
+  for (const source of Object.values(config.sources)) Object.assign(source, { rateLimit: undefined, retry: { attempts: 4, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 1000 } });
+  return config;
+}
+
+/** One run of `query` to the end, with everything it logged and stored that could hold the key. */
+async function syncOnce(query: ResolvedQuery) {
+  const client = new SourceClient(query.sourceName, query.source);
+  const { logger, lines } = capturingLogger();
+  try {
+    const identity = { runKey: `test/${randomUUID()}`, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, queryKey: query.queryKey, query: { q: query.q ?? null, params: query.params } };
+    const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger });
+    const stored = await database.pool.query<{ text: string }>(
+      `select concat_ws(' ', r.query::text, r.error, r.checkpoint::text, string_agg(e.request_url || e.body::text, ' ')) as text
+       from sync_runs r left join envelopes e on e.run_id = r.id where r.id = $1 group by r.id`,
+      [summary.runId],
+    );
+    const filtered = await database.pool.query<{ n: number }>('select records_filtered as n from sync_runs where id = $1', [summary.runId]);
+    return { summary, logged: lines.join(''), stored: stored.rows[0]?.text ?? '', filtered: filtered.rows[0]?.n };
+  } finally {
+    await client.close();
+  }
+}
+
+describe('examples/lastfm.yaml against the simulator speaking Last.fm', () => {
+  it('stores a user\'s scrobbles keyed by date.uts, leaving out the track playing now, with the key in the query string and nowhere else', async () => {
+    const query = queryOf(await exampleConfig('lastfm', lastfm), 'listening-history');
+    const { summary, logged, stored, filtered } = await syncOnce(query);
+    const first = (await (await fetch(`${lastfm.musicBaseUrl}/2.0/?method=user.getRecentTracks&user=${query.q}&limit=1&format=json&api_key=${KEY}`)).json()) as { recenttracks: { '@attr': { total: string } } };
+    expect(summary).toMatchObject({ status: 'succeeded', counts: { new: Number(first.recenttracks['@attr'].total) } });
+    expect(filtered).toBe(1);
+    expect(stored).toContain('api_key=***');
+    for (const text of [logged, stored]) expect(text).not.toContain(KEY);
+  });
+
+  it('ends after the page count @attr gives', async () => {
+    const { summary } = await syncOnce(queryOf(await exampleConfig('lastfm', lastfm), 'tag-charts'));
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'last_page' });
+  });
+
+  it('fails at once, without retrying, on error 10 (invalid key)', async () => {
+    const config = await exampleConfig('lastfm', lastfm);
+    config.sources.lastfm!.auth = { type: 'query', name: 'api_key', value: 'not-the-key-12345' };
+    const { summary } = await syncOnce(queryOf(config, 'artists'));
+    expect(summary).toMatchObject({ status: 'failed' });
+    expect(summary.error).toMatchObject({ kind: 'auth', status: 403 });
+  });
+
+  it('retries error 29 (rate limit exceeded) and error 16 (temporary) in an HTTP 200, then succeeds', async () => {
+    lastfm.setFaults('music', { sequence: ['errorEnvelope', 'errorEnvelope', 'tooManyRequests'] });
+    try {
+      const { summary } = await syncOnce(queryOf(await exampleConfig('lastfm', lastfm), 'similar-artists'));
+      expect(summary).toMatchObject({ status: 'succeeded' });
+    } finally {
+      lastfm.reset();
+    }
+  });
+});
+
+describe('examples/etherscan.yaml against the simulator speaking Etherscan', () => {
+  it('slides startblock across the 10,000-result window and stores every transaction once', async () => {
+    const config = await exampleConfig('etherscan', etherscan);
+    const query = queryOf(config, 'transactions');
+    const { summary, logged, stored } = await syncOnce(query);
+    // The simulator's own chain, for how many transactions the address has from block 118,000 on.
+    const chain = new Chain(etherscan.seed, DEFAULT_CHAIN_SHAPE);
+    const expected = chain.addressTxCount(chain.addressIndex(query.q!)!, 118_000, etherscan.head());
+    expect(expected).toBeGreaterThan(10_000);
+    const { rows } = await database.pool.query<{ n: string; distinct: string }>(
+      `select count(*) n, count(distinct payload->>'hash') as distinct from records where source = 'etherscan' and kind = 'transaction'`,
+    );
+    expect(summary.status).toBe('succeeded');
+    expect(summary.pages).toBeGreaterThan(10);
+    expect(summary.counts.new).toBe(expected);
+    expect(Number(rows[0]!.n)).toBe(expected);
+    expect(rows[0]!.distinct).toBe(rows[0]!.n);
+    expect(stored).toContain('apikey=***');
+    for (const text of [logged, stored]) expect(text).not.toContain(KEY);
+  });
+
+  it('reads "No transactions found" as an empty result', async () => {
+    const config = await exampleConfig('etherscan', etherscan);
+    const query = { ...queryOf(config, 'transactions'), q: '0x000000000000000000000000000000000000dead', incremental: undefined };
+    const { summary } = await syncOnce(query);
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'empty_page', pages: 1, counts: { new: 0 } });
+  });
+
+  it('retries "Max rate limit reached", then succeeds', async () => {
+    etherscan.setFaults('explorer', { sequence: ['tooManyRequests', 'errorEnvelope'] });
+    try {
+      const { summary } = await syncOnce(queryOf(await exampleConfig('etherscan', etherscan), 'contracts'));
+      expect(summary).toMatchObject({ status: 'succeeded', counts: { new: 1 } });
+    } finally {
+      etherscan.reset();
+    }
+  });
+
+  it('fails at once on "Invalid API Key"', async () => {
+    const config = await exampleConfig('etherscan', etherscan);
+    config.sources.etherscan!.auth = { type: 'query', name: 'apikey', value: 'not-the-key-12345' };
+    const { summary } = await syncOnce(queryOf(config, 'contracts'));
+    expect(summary).toMatchObject({ status: 'failed' });
+    expect(summary.error).toMatchObject({ kind: 'auth' });
+  });
+});
