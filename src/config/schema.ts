@@ -56,6 +56,8 @@ export const pagingSchema = z.strictObject({
     .union([dotPath, z.array(dotPath).min(1)], { error: 'must be a dot path or a list of dot paths' })
     .transform((paths) => (typeof paths === 'string' ? [paths] : paths))
     .default(['total', 'results.total', '@attr.total']),
+  /** Stop once as many records were read as the total at `totalPath` says (not with a result window, whose totals change as it slides). */
+  stopAtTotal: z.boolean().default(false),
   /** Where the number of pages sits in `data` (Last.fm's `recenttracks.@attr.totalPages`): paging stops after that many. */
   totalPagesPath: dotPath.optional(),
   /** Where a "more pages" flag sits in `data` (`has_more`): paging stops at a page where it is false. */

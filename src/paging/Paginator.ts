@@ -23,10 +23,12 @@ export interface PagePosition {
   skipKeys?: string[];
   /** Pages read so far and the hash of the last one: what the stop rules remember. */
   pagesFetched: number;
+  /** Records read so far, for paging.stopAtTotal (absent in checkpoints from before it). */
+  recordsFetched?: number;
   lastPageHash?: string;
 }
 
-export type StopReason = 'short_page' | 'empty_page' | 'max_pages' | 'repeated_page' | 'no_cursor' | 'no_next_page' | 'last_page' | 'no_more_pages';
+export type StopReason = 'short_page' | 'empty_page' | 'max_pages' | 'repeated_page' | 'no_cursor' | 'no_next_page' | 'last_page' | 'no_more_pages' | 'total_reached';
 
 /** What the paginator needs to know of a fetched page. */
 export interface PageSummary {

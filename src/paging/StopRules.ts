@@ -1,4 +1,5 @@
 import { getPath } from '../config/dotPath.js';
+import { readTotal } from './readTotal.js';
 import type { PagingConfig } from '../config/schema.js';
 import type { PagePosition, PageSummary, StopReason } from './Paginator.js';
 
@@ -16,22 +17,25 @@ export interface CountedPage {
 export class StopRules {
   constructor(
     /** `limit` (a shorter page is the last), `maxPages`, and where `data` gives its page count or more-pages flag. */
-    private readonly config: Pick<PagingConfig, 'limit' | 'maxPages' | 'totalPagesPath' | 'hasMorePath'>,
+    private readonly config: Pick<PagingConfig, 'limit' | 'maxPages' | 'totalPagesPath' | 'hasMorePath' | 'stopAtTotal' | 'totalPath'>,
     private readonly shortPageEnds = true,
   ) {}
 
   /** Counts `page`, read at `position`, and says whether paging ends there. */
   count(position: PagePosition, page: PageSummary): CountedPage {
     const next: PagePosition = { ...position, pagesFetched: position.pagesFetched + 1, lastPageHash: page.contentHash };
-    return { position: next, stop: this.stopReason(position, page, next.pagesFetched) };
+    if (this.config.stopAtTotal) next.recordsFetched = (position.recordsFetched ?? 0) + page.items.length;
+    return { position: next, stop: this.stopReason(position, page, next) };
   }
 
-  private stopReason(position: PagePosition, page: PageSummary, pagesFetched: number): StopReason | undefined {
+  private stopReason(position: PagePosition, page: PageSummary, next: PagePosition): StopReason | undefined {
+    const { pagesFetched } = next;
     if (page.items.length === 0) return 'empty_page';
     if (position.lastPageHash === page.contentHash) return 'repeated_page';
     if (this.shortPageEnds && page.items.length < this.config.limit) return 'short_page';
     if (this.config.hasMorePath !== undefined && isFalse(getPath(page.data, this.config.hasMorePath))) return 'no_more_pages';
     if (this.config.totalPagesPath !== undefined && pagesFetched >= countOf(getPath(page.data, this.config.totalPagesPath))) return 'last_page';
+    if (this.config.stopAtTotal && next.recordsFetched! >= (readTotal(page.data, this.config.totalPath) ?? Number.POSITIVE_INFINITY)) return 'total_reached';
     if (pagesFetched >= this.config.maxPages) return 'max_pages';
     return undefined;
   }

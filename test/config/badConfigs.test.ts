@@ -87,6 +87,7 @@ const rows: Row[] = [
   { what: 'cursor paging without a cursor path', edit: (t) => (t.jobs[0]!.paging = { style: 'cursor' }), path: 'jobs[0].queries[0].paging', message: /needs cursorPath/ },
   { what: 'next_url paging without nextUrlPath', edit: (t) => (t.jobs[0]!.paging = { style: 'next_url' }), path: 'jobs[0].queries[0].paging', message: /style "next_url" needs nextUrlPath/ },
   { what: 'a result window around link_header paging', edit: (t) => (t.jobs[0]!.paging = { style: 'link_header', window: { maxResults: 100, param: 'startblock', field: 'blockNumber' } }), path: 'jobs[0].queries[0].paging', message: /slides page or offset paging, not link_header paging/ },
+  { what: 'stopAtTotal with a result window', edit: (t) => (t.jobs[0]!.paging = { stopAtTotal: true, window: { maxResults: 100, param: 'startblock', field: 'blockNumber' } }), path: 'jobs[0].queries[0].paging', message: /stopAtTotal cannot go with a result window/ },
   { what: 'both apiKey and auth', edit: (t) => (t.sources.music.auth = { type: 'none' }), path: 'sources.music.apiKey', message: /and auth are both set: keep one/ },
   { what: 'neither apiKey nor auth', edit: (t) => delete t.sources.music.apiKey, path: 'sources.music.auth', message: /is required: set auth \(or apiKey, for a Bearer key\)/ },
   { what: 'query auth without a parameter name', edit: (t) => { delete t.sources.music.apiKey; t.sources.music.auth = { type: 'query', value: '${MUSIC_API_KEY}' }; }, path: 'sources.music.auth.name', message: /expected string/i, secret: 'k-music-0123' },

@@ -78,3 +78,16 @@ describe('StopRules on the totals a page gives', () => {
     expect(new StopRules(pagingConfig()).count(at(0), pageOf([1])).stop).toBe('short_page');
   });
 });
+
+describe('StopRules with stopAtTotal', () => {
+  it('stops once the records read reach the total at totalPath, counting from the run\'s first page', () => {
+    const rules = new StopRules(pagingConfig({ stopAtTotal: true, totalPath: 'total' }));
+    const first = rules.count(at(0), pageOf([1, 2, 3], 'a', { total: 6 }));
+    expect(first.stop).toBeUndefined();
+    expect(rules.count(first.position, pageOf([4, 5, 6], 'b', { total: 6 })).stop).toBe('total_reached');
+  });
+
+  it('does not stop at the total unless told to', () => {
+    expect(new StopRules(pagingConfig({ totalPath: 'total' })).count(at(0), pageOf([1, 2, 3], 'a', { total: 3 })).stop).toBeUndefined();
+  });
+});
