@@ -166,7 +166,8 @@ export class SourceClient {
     const link = headers.link;
     return {
       url: `${this.origin}${paths.shown}`,
-      link: Array.isArray(link) ? link.join(', ') : link,
+      // It may carry a key back (a next URL with the request's query), and it reaches the checkpoint.
+      link: link === undefined ? undefined : this.secrets.scrub(Array.isArray(link) ? link.join(', ') : link),
       raw,
       bytes: Buffer.byteLength(raw),
       contentHash: createHash('sha256').update(raw).digest('hex'),

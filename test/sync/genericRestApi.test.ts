@@ -40,6 +40,13 @@ beforeAll(async () => {
       const links = [`<${baseUrl}/links?page=1&per_page=${perPage}>; rel="first"`, ...(more ? [`<${baseUrl}${next}>; rel="next"`] : [])];
       return json(200, items, { link: links.join(', ') });
     }
+    if (url.pathname === '/echo') {
+      // Links the next page with the request's own query, key included, as some APIs do.
+      if (url.searchParams.get('api_key') !== KEY) return json(401, { error: 'bad key' });
+      const echoed = new URLSearchParams(url.searchParams);
+      echoed.set('page', String(page + 1));
+      return json(200, items, more ? { link: `<${baseUrl}/echo?${echoed}>; rel="next"` } : {});
+    }
     if (url.pathname === '/feed') {
       if (url.searchParams.get('api_key') !== KEY) return json(401, { error: 'bad key' });
       return json(200, { items, next: more ? next : null });
@@ -94,6 +101,13 @@ describe('paging by next-page URLs', () => {
     expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'no_next_page', pages: 3, counts: { new: ITEMS } });
     expect(urls).toEqual([`${baseUrl}/feed?per_page=3&api_key=***`, `${baseUrl}/feed?page=2&per_page=3&api_key=***`, `${baseUrl}/feed?page=3&per_page=3&api_key=***`]);
     expect(logged).not.toContain(KEY);
+  });
+
+  it('keeps a key the upstream echoes in its Link header out of the checkpoint, and still sends it', async () => {
+    const { summary, urls, logged } = await syncItems('/echo', { type: 'query', name: 'api_key', value: KEY }, { style: 'link_header' }, '.');
+    expect(summary).toMatchObject({ status: 'succeeded', pages: 3, counts: { new: ITEMS } });
+    const { rows } = await database.pool.query<{ checkpoint: string }>('select checkpoint::text as checkpoint from sync_runs where id = $1', [summary.runId]);
+    for (const text of [rows[0]!.checkpoint, urls.join(' '), logged]) expect(text).not.toContain(KEY);
   });
 
   it('does not end at a page shorter than limit when the upstream picks the page size', async () => {
