@@ -45,7 +45,7 @@ beforeAll(async () => {
       if (url.searchParams.get('api_key') !== KEY) return json(401, { error: 'bad key' });
       const echoed = new URLSearchParams(url.searchParams);
       echoed.set('page', String(page + 1));
-      return json(200, items, more ? { link: `<${baseUrl}/echo?${echoed}>; rel="next"` } : {});
+      return json(200, items, more ? { link: `<${baseUrl}/echo?${echoed.toString()}>; rel="next"` } : {});
     }
     if (url.pathname === '/feed') {
       if (url.searchParams.get('api_key') !== KEY) return json(401, { error: 'bad key' });
