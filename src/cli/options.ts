@@ -18,6 +18,14 @@ export function numberFlag(flag: string, min: number, max: number, example = '')
   };
 }
 
+/** A CLI argument that must not be empty, naming the flag when it is. */
+export function nonEmptyFlag(flag: string) {
+  return (value: string): string => {
+    if (value.trim() === '') throw new InvalidArgumentError(`${flag} must not be empty`);
+    return value;
+  };
+}
+
 const URL_SCHEMES = {
   DATABASE_URL: { service: 'Postgres', schemes: ['postgres:', 'postgresql:'], example: 'postgres://user:password@host:5432/database' },
   REDIS_URL: { service: 'Redis', schemes: ['redis:', 'rediss:'], example: 'redis://host:6379' },

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Config, PagingConfig, SourceConfig } from './schema.js';
+import type { Config, PagingConfig, QueryConfig, SourceConfig } from './schema.js';
 
 /** A problem found by comparing settings; `path` is where it is reported, the message names the other setting. */
 interface Inconsistency {
@@ -41,12 +41,27 @@ function jobProblems(config: Config): Inconsistency[] {
         const paging = { ...source.paging, ...job.paging, ...query.paging };
         for (const message of pagingProblems(paging)) problems.push({ path: [...at, 'paging'], message });
       }
+      for (const problem of forEachProblems(config, query)) problems.push({ path: [...at, 'forEach', ...problem.path], message: problem.message });
       const records = { ...job.records, ...query.records };
       for (const field of ['path', 'kind'] as const) {
         if (records[field] === undefined) problems.push({ path: [...at, 'records', field], message: `is required (set it on the query or on the job)` });
       }
     });
   });
+  return problems;
+}
+
+/** A fan-out whose value would overwrite the query's own q, or that reads another source that does not exist. */
+function forEachProblems(config: Config, query: QueryConfig): Inconsistency[] {
+  const forEach = query.forEach;
+  if (!forEach) return [];
+  const problems: Inconsistency[] = [];
+  if (forEach.param === undefined && query.q !== undefined) {
+    problems.push({ path: [], message: 'gives each run its q, and the query sets q too: drop q, or set forEach.param to send the value as another parameter' });
+  }
+  if (forEach.source !== undefined && !(forEach.source in config.sources)) {
+    problems.push({ path: ['source'], message: `"${forEach.source}" is not a configured source (have: ${Object.keys(config.sources).join(', ')})` });
+  }
   return problems;
 }
 

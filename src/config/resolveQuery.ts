@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ForEachConfig } from './forEachSchema.js';
 import type { Config, IncrementalConfig, JobConfig, PagingConfig, QueryConfig, RecordSelectorConfig, SourceConfig } from './schema.js';
 
 /** Everything one sync run needs to know about its query, with job and query overrides applied. */
@@ -10,6 +11,11 @@ export interface ResolvedQuery {
   /** Stable across config edits that do not change the query itself; names its incremental cursor. */
   queryKey: string;
   q: string | undefined;
+  /** What `$query` stands for in record keys: the fan-out value, or else `q`. */
+  subject: string | undefined;
+  /** A fan-out query's value for this run (see forEach); undefined for a query without forEach. */
+  value: string | undefined;
+  forEach: ForEachConfig | undefined;
   /** The request parameter `q` is sent as. */
   qParam: string;
   params: Record<string, string>;
@@ -24,21 +30,34 @@ export function findJob(config: Config, name: string): JobConfig {
   return job;
 }
 
-export function resolveQuery(config: Config, job: JobConfig, queryIndex: number): ResolvedQuery {
+/**
+ * A query of a job as one run performs it. A fan-out query (forEach) needs the run's `value`,
+ * which becomes its q or the parameter forEach names; each value is a query of its own, with its
+ * own queryKey and so its own incremental cursor.
+ */
+export function resolveQuery(config: Config, job: JobConfig, queryIndex: number, value?: string): ResolvedQuery {
   const query: QueryConfig | undefined = job.queries[queryIndex];
   if (!query) throw new Error(`job "${job.name}" has no query ${queryIndex} (it has ${job.queries.length}, numbered from 0)`);
   const source = config.sources[job.source];
   if (!source) throw new Error(`job "${job.name}" names unknown source "${job.source}"`);
-  const own = Object.fromEntries(Object.entries(query.params).map(([key, value]) => [key, String(value)]));
+  if ((value === undefined) !== (query.forEach === undefined)) {
+    throw new Error(query.forEach ? `query ${queryIndex} of job "${job.name}" fans out (forEach): a run of it needs a value` : `query ${queryIndex} of job "${job.name}" has no forEach: a run of it takes no value`);
+  }
+  const own = Object.fromEntries(Object.entries(query.params).map(([key, v]) => [key, String(v)]));
+  if (value !== undefined && query.forEach?.param !== undefined) own[query.forEach.param] = value;
+  const q = value !== undefined && query.forEach?.param === undefined ? value : query.q;
   // The query's own params only: a queryKey (and the incremental cursor it names) survives edits of the shared ones.
-  const fingerprint = JSON.stringify([query.q ?? null, Object.entries(own).sort(([a], [b]) => a.localeCompare(b))]);
+  const fingerprint = JSON.stringify([q ?? null, Object.entries(own).sort(([a], [b]) => a.localeCompare(b))]);
   return {
     job: job.name,
     sourceName: job.source,
     source,
     queryIndex,
     queryKey: createHash('sha256').update(fingerprint).digest('hex').slice(0, 16),
-    q: query.q,
+    q,
+    subject: value ?? q,
+    value,
+    forEach: query.forEach,
     qParam: query.qParam ?? job.qParam ?? 'q',
     params: { ...source.params, ...job.params, ...own },
     paging: { ...source.paging, ...job.paging, ...query.paging },

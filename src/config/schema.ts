@@ -4,6 +4,7 @@ import { count, durationMs, integer, webhookTimeoutMs } from './bounds.js';
 import { authSchema } from './authSchema.js';
 import { reportInconsistencies, unreachableRetry } from './configConsistency.js';
 import { dotPath, dotPathOrWhole } from './dotPath.js';
+import { forEachSchema } from './forEachSchema.js';
 import { recordSkipSchema } from './recordSkipSchema.js';
 import { responseErrorsSchema, responseSchema } from './responseSchema.js';
 import { webhookSecretSchema } from './webhookSecret.js';
@@ -144,6 +145,8 @@ export const querySchema = z.strictObject({
   records: recordOverrideSchema.optional(),
   paging: pagingOverrideSchema.optional(),
   incremental: incrementalSchema.optional(),
+  /** One run per value (a user, an artist, an address): see forEachSchema. */
+  forEach: forEachSchema.optional(),
 });
 
 export const scheduleSchema = z.strictObject({
@@ -237,6 +240,8 @@ export const webhookSchema = z
     retryScheduleMs: z.array(durationMs(1)).min(1).optional(),
     /** After this age an undelivered notice is marked exhausted; it bounds every wait written to an `int` column. */
     giveUpAfterMs: durationMs(1).default(3 * 24 * 3_600_000),
+    /** Which notices are posted: one per job tick (`job`), one per run (`run`), or both. */
+    notices: z.enum(['job', 'run', 'both']).default('job'),
   })
   // Only a schedule the config sets is checked: with a short giveUpAfterMs, the default schedule is meant to be cut short.
   .superRefine((webhook, ctx) => {

@@ -107,12 +107,15 @@ export class RunReconciler {
     const current = await store.claims.findByKey(run.runKey);
     if (!current || current.version !== run.version) return undefined;
     const job = config.jobs.find((candidate) => candidate.name === run.job);
-    if (!job || run.queryIndex >= job.queries.length) {
-      const error = `job "${run.job}" has no query ${run.queryIndex} in the config any more; the run cannot go on after page ${run.pages}`;
+    const query = job?.queries[run.queryIndex];
+    if (!job || !query || (query.forEach === undefined) !== (run.value === null)) {
+      const error = `job "${run.job}" has no query ${run.queryIndex} ${run.value === null ? '' : 'with forEach '}in the config any more; the run cannot go on after page ${run.pages}`;
       return (await this.abandoned.close(run.runKey, () => ({ status: 'failed', errorKind: 'query_removed', error }))) ? 'closed' : undefined;
     }
     const data: SyncJobData = { job: run.job, queryIndex: run.queryIndex, runKey: run.runKey, runId: run.id };
     if (run.scheduledFor) data.scheduledFor = run.scheduledFor.toISOString();
+    if (run.tickId) data.tickId = run.tickId;
+    if (run.value !== null) data.value = run.value;
     await this.queues.sync.add('sync', data, { jobId: run.runKey });
     logger.warn({ runId: run.id, runKey: run.runKey, status: run.status, pages: run.pages }, 'run had lost its queue job; queued again to resume from its checkpoint');
     return 'requeued';

@@ -71,6 +71,8 @@ export class SyncWorker {
     this.queues = queues;
     this.handToRunningDrain = handToRunningDrain ?? (() => false);
     this.abandoned = new AbandonedRuns({ ...runtime, requestDrain: () => this.requestDrain() });
+    // A tick ended with a run of this process: its notice, if any, is committed and due.
+    runtime.store.tickEnds.add(() => void this.requestDrain());
     const { worker: settings } = runtime.config;
     this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
       connection,
@@ -138,11 +140,11 @@ export class SyncWorker {
     let query;
     try {
       configJob = findJob(config, data.job);
-      query = resolveQuery(config, configJob, data.queryIndex);
+      query = resolveQuery(config, configJob, data.queryIndex, data.value);
     } catch (error) {
       throw new UnrecoverableError((error as Error).message);
     }
-    if (configJob.overlap === 'queue' && (await store.running.anotherIsRunning(data.job, data.queryIndex, data.runKey))) {
+    if (configJob.overlap === 'queue' && (await store.running.anotherIsRunning(data.job, query.queryKey, data.runKey))) {
       await job.moveToDelayed(Date.now() + OVERLAP_RECHECK_MS, token);
       throw new DelayedError();
     }
@@ -159,6 +161,8 @@ export class SyncWorker {
         queryKey: query.queryKey,
         query: { q: query.q ?? null, params: query.params },
         scheduledFor: data.scheduledFor ? new Date(data.scheduledFor) : undefined,
+        tickId: data.tickId,
+        value: data.value,
         crashes: job.stalledCounter,
       },
       {

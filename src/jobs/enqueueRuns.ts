@@ -1,45 +1,30 @@
 import { QueueEvents, type ConnectionOptions } from 'bullmq';
 import { findJob } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
-import { manualRunIdentity } from '../sync/runJobNow.js';
-import { queuedRunKey } from '../sync/runKeys.js';
+import type { OpenedTick, TickRun } from '../storage/JobTicks.js';
+import type { RunStore } from '../storage/RunStore.js';
+import { launchTick } from './launchTick.js';
 import { SYNC_QUEUE, type Queues } from './queues.js';
 import type { SyncJobResult } from './SyncWorker.js';
 
-export interface EnqueuedRun {
-  runId: string;
-  runKey: string;
-  queryIndex: number;
+/** Which runs of a job to queue: all, one query's, or one fan-out value's. */
+export interface EnqueueSelection {
+  queryIndex?: number;
+  value?: string;
 }
 
-/** Jobs per `addBulk` (one Redis transaction each). */
-const BULK = 500;
-
-/** "Sync now": queues a job's queries (or one) for any worker, each with a fresh run id. */
-export async function enqueueRuns(config: Config, queues: Queues, jobName: string, queryIndex?: number): Promise<EnqueuedRun[]> {
-  const job = findJob(config, jobName);
-  const indexes = queryIndex === undefined ? job.queries.map((_, index) => index) : [queryIndex];
-  const runs = indexes.map((index): EnqueuedRun => {
-    const identity = manualRunIdentity(config, jobName, index, queuedRunKey);
-    return { runId: identity.id!, runKey: identity.runKey, queryIndex: index };
-  });
-  // In bulk: one round trip per BULK runs rather than one per run (a job with many queries).
-  for (let first = 0; first < runs.length; first += BULK) {
-    await queues.sync.addBulk(
-      runs.slice(first, first + BULK).map((run) => ({
-        name: 'sync',
-        data: { job: jobName, queryIndex: run.queryIndex, runKey: run.runKey, runId: run.runId },
-        opts: { jobId: run.runKey },
-      })),
-    );
-  }
-  return runs;
+/** "Sync now": a tick of a job of its own, its runs queued for any worker, each with a fresh run id. */
+export async function enqueueRuns(config: Config, store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>, queues: Queues, jobName: string, selection: EnqueueSelection = {}): Promise<OpenedTick> {
+  const opened = await launchTick(config, store, queues, findJob(config, jobName), { trigger: 'enqueue', ...selection });
+  // A manual tick's key is new each time: it cannot have been started elsewhere.
+  if (!opened) throw new Error(`the tick of job "${jobName}" was started twice`);
+  return opened;
 }
 
 export type RunEnd = { runKey: string; ok: true; result: SyncJobResult } | { runKey: string; ok: false; error: string };
 
 /** Waits until each queued run completes or fails for good (after its last attempt). */
-export async function waitForRuns(connection: ConnectionOptions, queues: Queues, runs: EnqueuedRun[], timeoutMs?: number): Promise<RunEnd[]> {
+export async function waitForRuns(connection: ConnectionOptions, queues: Queues, runs: TickRun[], timeoutMs?: number): Promise<RunEnd[]> {
   const events = new QueueEvents(SYNC_QUEUE, { connection, prefix: queues.prefix });
   try {
     await events.waitUntilReady();

@@ -17,6 +17,10 @@ export interface SyncJobData {
   runId?: string;
   /** ISO time of the schedule tick, for scheduled runs. */
   scheduledFor?: string;
+  /** The job tick the run belongs to. */
+  tickId?: string;
+  /** A fan-out query's value for this run. */
+  value?: string;
 }
 
 /** The notify queue's one kind of job: deliver every notice of the outbox that is due. */

@@ -23,7 +23,9 @@ export const noAttempts = (): AttemptCounts => ({ delivered: 0, pending: 0, exha
 
 export interface NoticeRow {
   id: string;
-  runId: string;
+  /** What the notice reports: a run, or a job tick. */
+  runId: string | null;
+  tickId: string | null;
   type: string;
   state: NoticeState;
   attempts: number;
@@ -107,9 +109,9 @@ export class NoticeOutbox {
       delaysMs: o.state === 'pending' ? o.delayMs : 0,
     }));
     await this.pool.query(recordDeliveryAttempts.with(params));
-    return outcomes.map(({ id, state, attempt, attempts, delayMs, ageMs, runId }) => {
+    return outcomes.map(({ id, state, attempt, attempts, delayMs, ageMs, runId, tickId }) => {
       this.onAttempt?.(state === 'pending' ? 'failed' : state);
-      const context = { noticeId: id, runId, attempt: attempts };
+      const context = { noticeId: id, ...(runId ? { runId } : { tickId }), attempt: attempts };
       if (state === 'exhausted') this.logger.error({ ...context, error: attempt.error, ageMs }, 'notice exhausted: giving up delivery');
       else if (state === 'pending') this.logger.warn({ ...context, error: attempt.error, httpStatus: attempt.httpStatus, retryInMs: delayMs }, 'notice delivery failed; will retry');
       else this.logger.info({ ...context, httpStatus: attempt.httpStatus, latencyMs: attempt.latencyMs }, 'notice delivered');
@@ -126,7 +128,7 @@ export class NoticeOutbox {
     let state: NoticeState = 'pending';
     if (attempt.delivered) state = 'delivered';
     else if (attempt.gone || ageMs + delayMs > this.webhook.giveUpAfterMs) state = 'exhausted';
-    return { id: notice.id, runId: notice.run_id, attempt, attempts, ageMs, delayMs, state };
+    return { id: notice.id, runId: notice.run_id, tickId: notice.tick_id, attempt, attempts, ageMs, delayMs, state };
   }
 
   /** How long a sender holds leased notices before another may try them: longer than any attempt. */
@@ -139,6 +141,7 @@ export class NoticeOutbox {
       .select({
         id: notices.id,
         runId: notices.runId,
+        tickId: notices.tickId,
         type: notices.type,
         state: notices.state,
         attempts: notices.attempts,

@@ -26,9 +26,9 @@ export interface CompletionNotice {
   };
 }
 
-/** The `webhook-id` of a run's notice: one per run, the same on every delivery attempt. */
-export function noticeIdFor(runId: string): string {
-  return `msg_${runId.replaceAll('-', '')}`;
+/** The `webhook-id` of a run's or a tick's notice (both ids are UUIDs): one each, the same on every delivery attempt. */
+export function noticeIdFor(runOrTickId: string): string {
+  return `msg_${runOrTickId.replaceAll('-', '')}`;
 }
 
 export function completionNotice(run: RunState): NoticeToQueue {

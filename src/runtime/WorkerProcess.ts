@@ -78,7 +78,7 @@ export class WorkerProcess {
     const reconciler = syncWorker
       ? new RunReconciler(runtime, queues, shared, syncWorker.abandoned, { intervalMs: config.worker.reconcileIntervalMs, idleForMs: config.worker.reconcileAfterMs, changedWithinMs: config.worker.reconcileWithinMs })
       : undefined;
-    const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store.running, shared, runtime.logger) : undefined;
+    const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store, shared, runtime.logger) : undefined;
     const ops = options.http ? new OpsServer({ runtime, queues, redis: shared, metrics, dashboardAuth: options.dashboardAuth }) : undefined;
     return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler, ops, reconciler);
   }

@@ -4,6 +4,7 @@ import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { migrateDatabase, openStorage, type Storage } from '../storage/database.js';
 import { completionNotice } from '../notices/completionNotice.js';
+import { tickNotice } from '../notices/tickNotice.js';
 import { openRunStore, type RunStore } from '../storage/RunStore.js';
 import type { NoticeToQueue, RunState } from '../storage/runState.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
@@ -17,7 +18,7 @@ export interface Runtime {
   sources: SourceRegistry;
   /** Present when the config has a webhook. */
   outbox: NoticeOutbox | undefined;
-  /** Makes a run's completion notice; present when the config has a webhook. */
+  /** Makes a run's completion notice; present when the config has a webhook that posts run notices. */
   noticeFor: ((run: RunState) => NoticeToQueue) | undefined;
   metrics: FeedsyncMetrics | undefined;
   close(): Promise<void>;
@@ -38,14 +39,15 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
   const sources = options.sources ?? new SourceRegistry(config);
   const logger = options.logger ?? createLogger({ secrets: sources.secrets });
   const storage = openStorage(options.databaseUrl, { max: options.poolSize });
+  const notices = config.webhook?.notices;
   return {
     config,
     logger,
     storage,
-    store: openRunStore(storage.db),
+    store: openRunStore(storage.db, { tickNoticeFor: notices === 'job' || notices === 'both' ? tickNotice : undefined }),
     sources,
     outbox: config.webhook ? new NoticeOutbox(storage.db, config.webhook, logger, Math.random, (result) => options.metrics?.noticeAttempted(result)) : undefined,
-    noticeFor: config.webhook ? completionNotice : undefined,
+    noticeFor: notices === 'run' || notices === 'both' ? completionNotice : undefined,
     metrics: options.metrics,
     async close() {
       await sources.close();

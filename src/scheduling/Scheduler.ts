@@ -1,23 +1,26 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Redis } from 'ioredis';
 import type { Config, JobConfig } from '../config/schema.js';
+import { launchTick } from '../jobs/launchTick.js';
 import type { Queues } from '../jobs/queues.js';
 import type { Logger } from '../observability/logger.js';
-import type { RunningRuns } from '../storage/RunningRuns.js';
-import { tickRunKey } from '../sync/runKeys.js';
+import type { RunStore } from '../storage/RunStore.js';
 
 
 const MISSED_TICK_TOLERANCE_MS = 60_000;
 
 export interface TickResult {
+  /** The tick's id; undefined when it had been started already, by another scheduler. */
+  tickId: string | undefined;
   queued: number;
   skipped: number;
 }
 
 /**
- * Fires each configured job's cron schedule and queues one sync job per query. The BullMQ job id
- * and the Postgres run key are both derived from (job, query, scheduled time), so two schedulers,
- * a crash-looping one or a rolling restart still yield one run per tick.
+ * Fires each configured job's cron schedule and starts a tick: one sync job per query (per value
+ * of a fan-out query). The tick key, the run keys and the BullMQ job ids all derive from (job,
+ * query, value, scheduled time), so two schedulers, a crash-looping one or a rolling restart still
+ * yield one tick and one run per query and value.
  */
 export class Scheduler {
   private readonly tasks: ScheduledTask[] = [];
@@ -27,8 +30,8 @@ export class Scheduler {
   constructor(
     private readonly config: Config,
     private readonly queues: Queues,
-    /** The overlap check, for jobs whose overlap policy is skip. */
-    private readonly running: RunningRuns,
+    /** Where ticks and their runs are opened, fan-out values read and overlapping runs found. */
+    private readonly store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>,
     private readonly redis: Redis,
     private readonly logger: Logger,
   ) {
@@ -56,26 +59,21 @@ export class Scheduler {
     this.tasks.length = 0;
   }
 
-  /** Queues the runs of one tick; `scheduledFor` is the tick's time, the same in every scheduler. */
+  /** Starts one tick; `scheduledFor` is the tick's time, the same in every scheduler. Never throws: a failure is logged. */
   async tick(job: JobConfig, scheduledFor: Date): Promise<TickResult> {
     const at = new Date(Math.floor(scheduledFor.getTime() / 1000) * 1000);
-    const result: TickResult = { queued: 0, skipped: 0 };
-    for (let queryIndex = 0; queryIndex < job.queries.length; queryIndex++) {
-      const runKey = tickRunKey(job.name, queryIndex, at);
-      const log = this.logger.child({ job: job.name, queryIndex, runKey });
-      try {
-        if (job.overlap === 'skip' && (await this.running.anotherIsRunning(job.name, queryIndex, runKey))) {
-          log.warn('previous run of this query is still running; tick skipped');
-          result.skipped++;
-          continue;
-        }
-        await this.queues.sync.add('sync', { job: job.name, queryIndex, runKey, scheduledFor: at.toISOString() }, { jobId: runKey });
-        result.queued++;
-      } catch (error) {
-        log.error({ err: { message: (error as Error).message } }, 'could not queue the tick');
-      }
+    const log = this.logger.child({ job: job.name, scheduledFor: at.toISOString() });
+    try {
+      const opened = await launchTick(this.config, this.store, this.queues, job, { trigger: 'schedule', scheduledFor: at });
+      if (!opened) return { tickId: undefined, queued: 0, skipped: 0 };
+      const { tick, runs } = opened;
+      if (tick.runs.skipped > 0) log.warn({ skipped: tick.runs.skipped }, 'previous runs of these queries are still running; left out of this tick');
+      if (tick.error) log.error({ tickId: tick.id, err: { message: tick.error } }, 'tick could not make its runs');
+      return { tickId: tick.id, queued: runs.length, skipped: tick.runs.skipped };
+    } catch (error) {
+      log.error({ err: { message: (error as Error).message } }, 'could not start the tick');
+      return { tickId: undefined, queued: 0, skipped: 0 };
     }
-    return result;
   }
 
   private async publishSchedules(): Promise<void> {

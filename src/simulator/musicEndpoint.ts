@@ -30,6 +30,7 @@ export const MUSIC_ITEM_PATHS = {
   'album.search': ['results', 'albummatches', 'album'],
   'track.search': ['results', 'trackmatches', 'track'],
   'artist.getSimilar': ['similarartists', 'artist'],
+  'artist.getTopAlbums': ['topalbums', 'album'],
   'tag.getTopArtists': ['topartists', 'artist'],
   'tag.getTopTracks': ['tracks', 'track'],
   'user.getRecentTracks': ['recenttracks', 'track'],
@@ -59,6 +60,11 @@ const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>(
       withNamed(params, 'artist', (q) => catalogue.findArtist(q), (a) => {
         const similar = catalogue.similarArtists(a);
         return listing(page, similar.length, MUSIC_ITEM_PATHS['artist.getSimilar'], (n) => similar[n]);
+      }),
+    'artist.getTopAlbums': ({ params, page, catalogue }) =>
+      withNamed(params, 'artist', (q) => catalogue.findArtist(q), (a) => {
+        const perArtist = catalogue.counts.albums / catalogue.counts.artists;
+        return listing(page, perArtist, MUSIC_ITEM_PATHS['artist.getTopAlbums'], (n) => catalogue.album(a * perArtist + n));
       }),
     'tag.getTopArtists': ({ params, page, catalogue }) =>
       withNamed(params, 'tag', (q) => catalogue.findTag(q), (tag) => {

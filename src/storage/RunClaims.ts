@@ -40,20 +40,26 @@ export class RunClaims {
   }
 
   private async claimBatch(identities: readonly RunIdentity[]): Promise<(ClaimedRunRow | undefined)[]> {
-    const params = columnsOf<RunIdentity, ClaimRunsParams>(identities, (identity) => ({
-      ids: identity.id ?? null,
-      runKeys: identity.runKey,
-      jobs: identity.job,
-      sources: identity.source,
-      queryIndexes: identity.queryIndex,
-      queryKeys: identity.queryKey,
-      queries: JSON.stringify(identity.query),
-      scheduledFors: identity.scheduledFor ?? null,
-      crashes: identity.crashes ?? 0,
-    }));
+    const params = columnsOf<RunIdentity, ClaimRunsParams>(identities, (identity) => ({ ...identityColumns(identity), crashes: identity.crashes ?? 0 }));
     const { rows } = await this.pool.query<ClaimedRunRow>(claimRuns.with(params));
     if (rows[0]) this.clock.observe(rows[0].now);
     const byKey = new Map(rows.map((row) => [row.run_key, row]));
     return identities.map((identity) => byKey.get(identity.runKey));
   }
+}
+
+/** A run's identity as the columns of the statements that create runs (claimRuns, insertTickRuns). */
+export function identityColumns(identity: RunIdentity): { [Column in keyof Omit<ClaimRunsParams, 'crashes'>]: ClaimRunsParams[Column][number] } {
+  return {
+    ids: identity.id ?? null,
+    runKeys: identity.runKey,
+    jobs: identity.job,
+    sources: identity.source,
+    queryIndexes: identity.queryIndex,
+    queryKeys: identity.queryKey,
+    queries: JSON.stringify(identity.query),
+    scheduledFors: identity.scheduledFor ?? null,
+    tickIds: identity.tickId ?? null,
+    values: identity.value ?? null,
+  };
 }

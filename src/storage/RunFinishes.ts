@@ -3,8 +3,10 @@ import { columnsOf } from './columnsOf.js';
 import type { DatabaseClock } from './DatabaseClock.js';
 import { NaturalBatcher } from './NaturalBatcher.js';
 import { isPaused, runStateOf, type NoticeToQueue, type RunOutcome, type RunRow, type RunState } from './runState.js';
-import { finishRuns, type FinishRunsParams } from './statements/finishRuns.js';
+import { finishRuns, type FinishedRunRow, type FinishRunsParams } from './statements/finishRuns.js';
 import { readRunToFinish } from './statements/readRunToFinish.js';
+import { countEndedRuns, type EndedTickRun, type TickEndListeners, type TickNoticeFor } from './TickEnds.js';
+import { inTransaction, type TransactionClient } from './transaction.js';
 
 /** How often finish reads and writes again when the run row changed in between. */
 const FINISH_ATTEMPTS = 5;
@@ -19,7 +21,9 @@ interface FinishWrite {
 
 /**
  * Ends runs: the final status, the incremental cursor and the outbox notice together, in one
- * statement that only writes if the run row is still the version the notice was made from.
+ * statement that only writes if the run row is still the version the notice was made from. A
+ * run of a tick that ends for good is counted to its tick in the same transaction (see
+ * TickEnds), which ends the tick, with its notice, when it was the last.
  * Finishes of concurrent runs share a statement (see NaturalBatcher); one statement never
  * touches a job's incremental cursor twice.
  */
@@ -29,8 +33,10 @@ export class RunFinishes {
   });
 
   constructor(
-    private readonly pool: Pick<pg.Pool, 'query'>,
+    private readonly pool: Pick<pg.Pool, 'query' | 'connect'>,
     private readonly clock: DatabaseClock,
+    private readonly tickNoticeFor: TickNoticeFor | undefined,
+    private readonly tickEnds: TickEndListeners,
   ) {}
 
   /**
@@ -87,10 +93,35 @@ export class RunFinishes {
         crashes: outcome.crashes ?? null,
       };
     });
-    const { rows } = await this.pool.query<{ id: string }>(finishRuns.with(params));
+    // Only a run of a tick that ends for good needs the transaction: the rest is one statement.
+    const endsTickRuns = writes.some(({ run, outcome }) => run.tickId !== null && isFinal(outcome.status));
+    let rows: FinishedRunRow[];
+    if (endsTickRuns) {
+      const { finished, endedTicks } = await inTransaction(this.pool, async (client) => {
+        const finished = await writeFinishes(client, params);
+        return { finished, endedTicks: await countEndedRuns(client, finished.flatMap(endedTickRun), this.tickNoticeFor) };
+      });
+      this.tickEnds.notify(endedTicks);
+      rows = finished;
+    } else {
+      rows = await writeFinishes(this.pool, params);
+    }
     const written = new Set(rows.map((row) => row.id));
     return writes.map((write) => written.has(write.run.id));
   }
+}
+
+async function writeFinishes(client: TransactionClient, params: FinishRunsParams): Promise<FinishedRunRow[]> {
+  return (await client.query<FinishedRunRow>(finishRuns.with(params))).rows;
+}
+
+function isFinal(status: RunOutcome['status']): status is 'succeeded' | 'failed' {
+  return status === 'succeeded' || status === 'failed';
+}
+
+function endedTickRun(row: FinishedRunRow): EndedTickRun[] {
+  if (row.tick_id === null || (row.status !== 'succeeded' && row.status !== 'failed')) return [];
+  return [{ tickId: row.tick_id, status: row.status, counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged } }];
 }
 
 function finishedState(run: RunState, outcome: RunOutcome, finishedAt: Date): RunState {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { runStateOf, type RunState } from './runState.js';
 import { findIdleRuns, type IdleRunRow } from './statements/findIdleRuns.js';
 import { findOtherRunningRun } from './statements/findOtherRunningRun.js';
+import { findUnfinishedQueries } from './statements/findUnfinishedQueries.js';
 
 /** A "running" run with no stored page for this long is taken to be abandoned by the overlap policy. */
 const STALE_RUN_MS = 15 * 60_000;
@@ -13,10 +14,17 @@ export type IdleRun = RunState & { scheduledFor: Date | null };
 export class RunningRuns {
   constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
 
-  /** Whether a run of this job and query other than `runKey` is running now (and not abandoned). */
-  async anotherIsRunning(job: string, queryIndex: number, runKey: string): Promise<boolean> {
-    const { rows } = await this.pool.query(findOtherRunningRun.with({ job, queryIndex, runKey, staleAfterMs: STALE_RUN_MS }));
+  /** Whether a run of this job and query other than `runKey` is under way now (and not abandoned). */
+  async anotherIsRunning(job: string, queryKey: string, runKey: string): Promise<boolean> {
+    const { rows } = await this.pool.query(findOtherRunningRun.with({ job, queryKey, runKey, staleAfterMs: STALE_RUN_MS }));
     return rows.length > 0;
+  }
+
+  /** Which of these queries of a job have a run not ended yet (queued or under way, and not abandoned). */
+  async unfinishedQueries(job: string, queryKeys: string[]): Promise<Set<string>> {
+    if (queryKeys.length === 0) return new Set();
+    const { rows } = await this.pool.query<{ query_key: string }>(findUnfinishedQueries.with({ job, queryKeys, staleAfterMs: STALE_RUN_MS }));
+    return new Set(rows.map((row) => row.query_key));
   }
 
   /**

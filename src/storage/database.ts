@@ -58,10 +58,10 @@ export function openStorage(databaseUrl: string, options: { max?: number } = {})
  * connection (named): the hot paths, where Drizzle's query building and Postgres's re-planning
  * of unnamed statements cost more than the statement itself.
  */
-export function poolOf(db: Database): Pick<pg.Pool, 'query'> {
-  const client = (db as Database & { $client?: Partial<Pick<pg.Pool, 'query'>> }).$client;
-  if (typeof client?.query !== 'function') throw new Error('a Drizzle database over a pg Pool or Client is needed');
-  return client as Pick<pg.Pool, 'query'>;
+export function poolOf(db: Database): Pick<pg.Pool, 'query' | 'connect'> {
+  const client = (db as Database & { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) throw new Error('a Drizzle database over a pg Pool is needed');
+  return client;
 }
 
 /** Applies pending migrations; an advisory lock makes workers starting together take turns. */

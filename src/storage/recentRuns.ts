@@ -6,6 +6,8 @@ export interface RunReport {
   runId: string;
   job: string;
   queryIndex: number;
+  /** A fan-out query's value for this run. */
+  value: string | null;
   status: string;
   attempt: number;
   pages: number;
@@ -30,6 +32,7 @@ export async function recentRuns(db: Database, limit = 20): Promise<RunReport[]>
     runId: run.id,
     job: run.job,
     queryIndex: run.queryIndex,
+    value: run.fanValue,
     status: run.status,
     attempt: run.attempt,
     pages: run.pages,

@@ -11,6 +11,10 @@ export interface RunIdentity {
   queryKey: string;
   query: { q: string | null; params: Record<string, string> };
   scheduledFor?: Date;
+  /** The job tick the run is part of. */
+  tickId?: string;
+  /** A fan-out query's value for this run. */
+  value?: string;
   /** Times the run's worker has crashed so far (its queue job stalled); recorded as the run is claimed. */
   crashes?: number;
 }
@@ -28,13 +32,16 @@ export interface RunState {
   queryIndex: number;
   queryKey: string;
   query: RunIdentity['query'];
+  tickId: string | null;
+  value: string | null;
   attempt: number;
   crashes: number;
   /**
+   * `queued`: created with its tick, waiting for a worker.
    * `interrupted`: stopped by a shutdown after a stored page; `retrying`: failed with attempts
    * left. Both resume from their checkpoint when the queue takes them up again.
    */
-  status: 'running' | 'interrupted' | 'retrying' | 'succeeded' | 'failed';
+  status: 'queued' | 'running' | 'interrupted' | 'retrying' | 'succeeded' | 'failed';
   /** The pipeline's resume point, stored as JSON; opaque here. */
   checkpoint: unknown;
   pages: number;
@@ -77,6 +84,8 @@ export interface RunRow {
   query_index: number;
   query_key: string;
   query: RunIdentity['query'];
+  tick_id: string | null;
+  fan_value: string | null;
   attempt: number;
   crashes: number;
   status: RunState['status'];
@@ -99,7 +108,7 @@ export interface RunRow {
 
 /** The columns of a RunRow, for statements that return whole runs. */
 export const RUN_COLUMNS =
-  'id, run_key, job, source, query_index, query_key, query, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, records_filtered, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
+  'id, run_key, job, source, query_index, query_key, query, tick_id, fan_value, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, records_filtered, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
 
 export function runStateOf(row: RunRow): RunState {
   return {
@@ -110,6 +119,8 @@ export function runStateOf(row: RunRow): RunState {
     queryIndex: row.query_index,
     queryKey: row.query_key,
     query: row.query,
+    tickId: row.tick_id,
+    value: row.fan_value,
     attempt: row.attempt,
     crashes: row.crashes,
     status: row.status,

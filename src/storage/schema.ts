@@ -1,5 +1,42 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * One tick of a job: a schedule's firing, an `enqueue` or a `feedsync run`, with one run per query
+ * (per value for a fan-out query). Its counters move in the transaction that ends each of its
+ * runs; the one that ends the last also ends the tick and queues its notice.
+ */
+export const jobTicks = pgTable(
+  'job_ticks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Idempotency key: one tick per (job, scheduled time), or per manual request. */
+    tickKey: text('tick_key').notNull(),
+    job: text('job').notNull(),
+    trigger: text('trigger', { enum: ['schedule', 'enqueue', 'run'] }).notNull(),
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    status: text('status', { enum: ['running', 'succeeded', 'partial', 'failed'] }).notNull().default('running'),
+    /** Runs the tick is made of, skipped ones included. */
+    runsTotal: integer('runs_total').notNull(),
+    /** Runs that have ended: succeeded, failed for good, or skipped (the previous run of their query still running). */
+    runsDone: integer('runs_done').notNull().default(0),
+    runsSucceeded: integer('runs_succeeded').notNull().default(0),
+    runsFailed: integer('runs_failed').notNull().default(0),
+    runsSkipped: integer('runs_skipped').notNull().default(0),
+    recordsNew: bigint('records_new', { mode: 'number' }).notNull().default(0),
+    recordsUpdated: bigint('records_updated', { mode: 'number' }).notNull().default(0),
+    recordsUnchanged: bigint('records_unchanged', { mode: 'number' }).notNull().default(0),
+    /** Why the tick could not queue its runs (a fan-out field no stored record has). */
+    error: text('error'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('job_ticks_tick_key_idx').on(table.tickKey),
+    index('job_ticks_job_started_idx').on(table.job, table.startedAt),
+    check('job_ticks_status_check', sql`${table.status} in ('running', 'succeeded', 'partial', 'failed')`),
+  ],
+);
 
 /** One row a sync run: one configured query against one source, paged to the end. */
 export const syncRuns = pgTable(
@@ -14,11 +51,16 @@ export const syncRuns = pgTable(
     queryKey: text('query_key').notNull(),
     /** The query as sent (q and params), never the key. */
     query: jsonb('query').notNull(),
+    /** The tick the run belongs to; null for runs from before ticks. */
+    tickId: uuid('tick_id').references(() => jobTicks.id, { onDelete: 'set null' }),
+    /** A fan-out query's value for this run. */
+    fanValue: text('fan_value'),
     /**
+     * `queued`: created with its tick, not taken up by a worker yet.
      * `interrupted`: stopped by a shutdown after a stored page, waiting in the queue to resume.
      * `retrying`: failed with attempts left, waiting in the queue for its next. `failed` is final.
      */
-    status: text('status', { enum: ['running', 'interrupted', 'retrying', 'succeeded', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: ['queued', 'running', 'interrupted', 'retrying', 'succeeded', 'failed'] }).notNull().default('running'),
     attempt: integer('attempt').notNull().default(1),
     /** Times the run's worker crashed mid-run (BullMQ found its job stalled), counted apart from attempts. */
     crashes: integer('crashes').notNull().default(0),
@@ -50,10 +92,12 @@ export const syncRuns = pgTable(
     uniqueIndex('sync_runs_run_key_idx').on(table.runKey),
     index('sync_runs_job_started_idx').on(table.job, table.startedAt),
     // The overlap check looks for the few unfinished runs of a query among all its runs ever.
-    index('sync_runs_unfinished_idx').on(table.job, table.queryIndex).where(sql`${table.status} in ('running', 'interrupted', 'retrying')`),
+    index('sync_runs_unfinished_query_idx').on(table.job, table.queryKey).where(sql`${table.status} in ('queued', 'running', 'interrupted', 'retrying')`),
     // The reconciler's look for unfinished runs whose queue job may be gone, oldest first.
-    index('sync_runs_unfinished_updated_idx').on(table.updatedAt).where(sql`${table.status} in ('running', 'interrupted', 'retrying')`),
-    check('sync_runs_status_check', sql`${table.status} in ('running', 'interrupted', 'retrying', 'succeeded', 'failed')`),
+    index('sync_runs_unfinished_updated_idx').on(table.updatedAt).where(sql`${table.status} in ('queued', 'running', 'interrupted', 'retrying')`),
+    // A tick's failed runs, for its notice; and its runs for status.
+    index('sync_runs_tick_idx').on(table.tickId, table.status),
+    check('sync_runs_status_check', sql`${table.status} in ('queued', 'running', 'interrupted', 'retrying', 'succeeded', 'failed')`),
   ],
 );
 
@@ -123,9 +167,9 @@ export const notices = pgTable(
   {
     /** Also the Standard Webhooks `webhook-id`, the same on every attempt. */
     id: text('id').primaryKey(),
-    runId: uuid('run_id')
-      .notNull()
-      .references(() => syncRuns.id, { onDelete: 'cascade' }),
+    /** What the notice reports: one run, or one job tick. */
+    runId: uuid('run_id').references(() => syncRuns.id, { onDelete: 'cascade' }),
+    tickId: uuid('tick_id').references(() => jobTicks.id, { onDelete: 'cascade' }),
     type: text('type').notNull(),
     /** The exact bytes posted, so every attempt sends (and signs) the same body. */
     body: text('body').notNull(),
@@ -136,7 +180,12 @@ export const notices = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     lastError: text('last_error'),
   },
-  (table) => [uniqueIndex('notices_run_idx').on(table.runId), index('notices_state_next_idx').on(table.state, table.nextAttemptAt)],
+  (table) => [
+    uniqueIndex('notices_run_idx').on(table.runId),
+    uniqueIndex('notices_tick_idx').on(table.tickId),
+    index('notices_state_next_idx').on(table.state, table.nextAttemptAt),
+    check('notices_subject_check', sql`num_nonnulls(${table.runId}, ${table.tickId}) = 1`),
+  ],
 );
 
 /** Every delivery attempt of a notice. */

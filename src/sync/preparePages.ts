@@ -45,7 +45,7 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
       onRateLimitWait: options.onRateLimitWait,
     });
     const { url, link, raw, bytes, contentHash, latencyMs, envelope } = fetched;
-    const selected = selectRecords(envelope.data, query.records, query.q, query.sourceName);
+    const selected = selectRecords(envelope.data, query.records, query.subject, query.sourceName);
     const advance = paginator.advance(at, { data: envelope.data, link, items: selected.items, keys: selected.keys, contentHash });
     let { items, keys } = selected;
     if (at.skipKeys?.length) {

@@ -1,42 +1,37 @@
-import { randomUUID } from 'node:crypto';
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
-import type { RunIdentity } from '../storage/runState.js';
-import { inProcessRunKey } from './runKeys.js';
+import type { TickState } from '../storage/tickState.js';
+import { planTick, type TickRequest } from './planTick.js';
 import type { SourceRegistry } from './SourceRegistry.js';
 import { syncQuery, type RunSummary, type SyncQueryOptions } from './syncQuery.js';
 
 export type RunJobOptions = Omit<SyncQueryOptions, 'client' | 'gate'> & { sources: SourceRegistry };
 
-/** The identity of a manual ("sync now") run, queued or in this process: a fresh key, so it always runs. */
-export function manualRunIdentity(config: Config, job: string, queryIndex: number, keyOf: (job: string, queryIndex: number, runId: string) => string): RunIdentity {
-  const query = resolveQuery(config, findJob(config, job), queryIndex);
-  const id = randomUUID();
-  return {
-    id,
-    runKey: keyOf(job, queryIndex, id),
-    job,
-    source: query.sourceName,
-    queryIndex,
-    queryKey: query.queryKey,
-    query: { q: query.q ?? null, params: query.params },
-  };
+/** What `feedsync run` did: its tick and each run's summary. */
+export interface JobRunNow {
+  tick: TickState;
+  summaries: RunSummary[];
 }
 
-/** Runs a job's queries (or one of them) now, in this process, one after another. */
-export async function runJobNow(config: Config, jobName: string, queryIndex: number | undefined, options: RunJobOptions): Promise<RunSummary[]> {
+/**
+ * Runs a tick of a job (its queries, or one of them; each value of a fan-out query) now, in this
+ * process, one run after another. The tick ends with its last run, as a queued tick does.
+ */
+export async function runJobNow(config: Config, jobName: string, only: Omit<TickRequest, 'trigger' | 'scheduledFor'>, options: RunJobOptions): Promise<JobRunNow> {
   const job = findJob(config, jobName);
-  const indexes = queryIndex === undefined ? job.queries.map((_, index) => index) : [queryIndex];
+  const plan = await planTick(config, job, options.store, { ...only, trigger: 'run' });
+  const opened = await options.store.ticks.open(plan);
+  if (!opened) throw new Error(`tick ${plan.tickKey} exists already`);
   const summaries: RunSummary[] = [];
-  for (const index of indexes) {
-    const query = resolveQuery(config, job, index);
+  for (const identity of plan.runs) {
+    const query = resolveQuery(config, job, identity.queryIndex, identity.value);
     summaries.push(
-      await syncQuery(query, manualRunIdentity(config, jobName, index, inProcessRunKey), {
+      await syncQuery(query, identity, {
         ...options,
         client: options.sources.client(query.sourceName),
         gate: options.sources.gate(query.sourceName),
       }),
     );
   }
-  return summaries;
+  return { tick: opened.tick, summaries };
 }

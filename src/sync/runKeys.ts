@@ -1,12 +1,17 @@
 /**
  * A run key makes a run happen once and says who asked for it: a schedule tick or `enqueue`
  * (runs of the queue, each with a BullMQ job of the same id), or `feedsync run` in its own
- * process (no queue job).
+ * process (no queue job). A tick key does the same for a job's tick.
  */
 
-/** The run key of a scheduled tick: one run per (job, query, scheduled time), whoever fires it. */
-export function tickRunKey(job: string, queryIndex: number, scheduledFor: Date): string {
-  return `tick/${job}/${queryIndex}/${scheduledFor.getTime()}`;
+/** A fan-out value in a key: encoded, so that it cannot be mistaken for the key's own separators (BullMQ refuses ":" in job ids). */
+function valuePart(value: string | undefined): string {
+  return value === undefined ? '' : `/${encodeURIComponent(value)}`;
+}
+
+/** The run key of a scheduled tick: one run per (job, query, value, scheduled time), whoever fires it. */
+export function tickRunKey(job: string, queryIndex: number, scheduledFor: Date, value?: string): string {
+  return `tick/${job}/${queryIndex}/${scheduledFor.getTime()}${valuePart(value)}`;
 }
 
 /** The run key of a run queued by hand (`enqueue`, the demo). */
@@ -17,6 +22,16 @@ export function queuedRunKey(job: string, queryIndex: number, runId: string): st
 /** The run key of a run that `feedsync run` performs in its own process. */
 export function inProcessRunKey(job: string, queryIndex: number, runId: string): string {
   return `run/${job}/${queryIndex}/${runId}`;
+}
+
+/** The tick key of a schedule's firing: one tick per (job, scheduled time), whoever fires it. */
+export function scheduledTickKey(job: string, scheduledFor: Date): string {
+  return `tick/${job}/${scheduledFor.getTime()}`;
+}
+
+/** The tick key of an `enqueue` or a `feedsync run`: one per request. */
+export function manualTickKey(trigger: 'enqueue' | 'run', job: string, tickId: string): string {
+  return `${trigger === 'enqueue' ? 'manual' : 'run'}/${job}/${tickId}`;
 }
 
 /** SQL `like` patterns of the run keys that have a queue job: only those runs can lose it. */

@@ -72,7 +72,8 @@ export function benchConfigTree(options: BenchConfigOptions): { tree: Record<str
       },
     },
     jobs,
-    webhook: { baseUrl: sim.webhookBaseUrl, uuid: webhookUuid, secret: `whsec_${randomBytes(24).toString('base64')}` },
+    // One notice per run: the bench's clock stops at the last run's.
+    webhook: { baseUrl: sim.webhookBaseUrl, uuid: webhookUuid, secret: `whsec_${randomBytes(24).toString('base64')}`, notices: 'run' },
     worker: { concurrency: options.concurrency, attempts: 1, httpPort: 0 },
   };
   return { tree, webhookUuid };

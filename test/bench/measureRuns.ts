@@ -1,7 +1,10 @@
 import pg from 'pg';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
-import { enqueueRuns, type EnqueuedRun } from '../../src/jobs/enqueueRuns.js';
+import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
+import type { TickRun } from '../../src/storage/JobTicks.js';
+import { openStorage } from '../../src/storage/database.js';
+import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { openQueues, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { cpuBetween, cpuSnapshot, type CpuSeconds } from './processCpu.js';
 import { settleDatabase } from './settleDatabase.js';
@@ -67,16 +70,19 @@ export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns[
   const worker = await startWorkerChild({ configTree: options.configTree, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl, nodeArgs: options.nodeArgs });
   const connection = redisConnection(options.redisUrl, 'worker');
   const queues = openQueues(connection, config.worker);
+  // Where `enqueue` opens each job's tick and its runs, as the CLI does.
+  const storage = openStorage(options.databaseUrl, { max: 2 });
+  const store = openRunStore(storage.db);
   try {
     for (const job of options.warmUpJobs ?? []) {
-      const warmUp = await enqueueRuns(config, queues, job);
-      await waitForNotices(options.webhookBaseUrl, options.webhookUuid, warmUp.map((run) => run.runId), options.timeoutMs, options.pollMs);
+      const warmUp = await enqueueRuns(config, store, queues, job);
+      await waitForNotices(options.webhookBaseUrl, options.webhookUuid, warmUp.runs.map((run) => run.runId), options.timeoutMs, options.pollMs);
     }
     const measured: MeasuredRuns[] = [];
     for (const jobs of options.trials) {
       // As autovacuum would by now in a worker that has run a while: fresh statistics, and plans cached while the tables were small re-planned.
       await settleDatabase(options.databaseUrl);
-      const trial = await runTrial(options, config, queues, worker.pid, jobs);
+      const trial = await runTrial(options, config, store, queues, worker.pid, jobs);
       measured.push({ ...trial, memory: worker.memory() });
     }
     return measured;
@@ -84,14 +90,15 @@ export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns[
     await worker.stop().catch(() => undefined);
     await queues.close();
     connection.disconnect();
+    await storage.close();
   }
 }
 
-async function runTrial(options: RunsToMeasure, config: Config, queues: Queues, workerPid: number, jobs: string[]): Promise<Trial> {
+async function runTrial(options: RunsToMeasure, config: Config, store: RunStore, queues: Queues, workerPid: number, jobs: string[]): Promise<Trial> {
   const cpuBefore = cpuSnapshot({ worker: workerPid, simulator: options.simulatorPid });
   const startedAt = Date.now();
-  const runs: EnqueuedRun[] = [];
-  for (const job of jobs) runs.push(...(await enqueueRuns(config, queues, job)));
+  const runs: TickRun[] = [];
+  for (const job of jobs) runs.push(...(await enqueueRuns(config, store, queues, job)).runs);
   const runIds = runs.map((run) => run.runId);
   const notices = await waitForNotices(options.webhookBaseUrl, options.webhookUuid, runIds, options.timeoutMs, options.pollMs);
   const seconds = (Math.max(...notices.map((notice) => notice.receivedAtMs)) - startedAt) / 1000;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-const TABLES = ['records', 'envelopes', 'dead_letters', 'sync_runs', 'notices', 'notice_attempts'];
+const TABLES = ['records', 'envelopes', 'dead_letters', 'sync_runs', 'job_ticks', 'notices', 'notice_attempts'];
 
 /**
  * Between measured phases (untimed): vacuum and analyze feedsync's tables and checkpoint, so

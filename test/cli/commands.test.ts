@@ -29,7 +29,8 @@ beforeAll(async () => {
       { name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.search' } }] },
       { name: 'broken', source: 'music', records: { path: 'x', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.nope' } }] },
     ],
-    webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid },
+    // Both kinds of notice: the tests below read each run's.
+    webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid, notices: 'both' },
     worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0, attempts: 1 },
   };
   configFile = await writeConfig(tree);

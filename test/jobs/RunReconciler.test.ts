@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
-  await database.pool.query('truncate sync_runs, envelopes, dead_letters, records, notices, notice_attempts, incremental_cursors');
+  await database.pool.query('truncate job_ticks, sync_runs, envelopes, dead_letters, records, notices, notice_attempts, incremental_cursors');
 });
 afterAll(async () => {
   await simulator.close();

@@ -46,7 +46,7 @@ function configWith(webhook: Partial<ConfigInput['webhook']> = {}, worker: Confi
         { name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.search' } }] },
         { name: 'bad-method', source: 'music', records: { path: 'x', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.nope' } }] },
       ],
-      webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid, secret, retryScheduleMs: [200], ...webhook },
+      webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid, secret, retryScheduleMs: [200], notices: 'run', ...webhook },
       worker: { prefix: `test-${randomBytes(4).toString('hex')}`, attempts: 2, backoffMs: 100, ...worker },
     },
     'test',
@@ -62,7 +62,7 @@ async function start(config: Config) {
 
 async function runNow(config: Config, job: string) {
   const process = await start(config);
-  const runs = await enqueueRuns(config, process.queues, job);
+  const { runs } = await enqueueRuns(config, process.runtime.store, process.queues, job);
   const connection = redisConnection(inject('redisUrl'), 'worker');
   try {
     const [end] = await waitForRuns(connection, process.queues, runs, 20_000);
@@ -154,7 +154,9 @@ describe('SyncWorker', () => {
     simulator.setFaults('music', { latencyMs: 50 });
     const config = configWith({}, { attempts: 1 });
     const process = await start(config);
-    const [run] = await enqueueRuns(config, process.queues, 'artists');
+    const {
+      runs: [run],
+    } = await enqueueRuns(config, process.runtime.store, process.queues, 'artists');
     const pages = async () => (await database.pool.query<{ pages: number }>('select pages from sync_runs where id = $1', [run!.runId])).rows[0]?.pages ?? 0;
     await waitFor('two pages stored', async () => (await pages()) >= 2);
     // What a page write that committed as its connection dropped looks like to the worker: the row moved under it.
@@ -174,7 +176,7 @@ describe('SyncWorker', () => {
     const runs = [];
     // Redis trims a stream in whole nodes (100 entries): enough runs that an uncapped stream is well past that.
     const count = 40;
-    for (let i = 0; i < count; i++) runs.push(...(await enqueueRuns(config, process.queues, 'artists')));
+    for (let i = 0; i < count; i++) runs.push(...(await enqueueRuns(config, process.runtime.store, process.queues, 'artists')).runs);
     const connection = redisConnection(inject('redisUrl'), 'worker');
     await waitForRuns(connection, process.queues, runs, 20_000).finally(() => connection.disconnect());
     expect(await process.queues.sync.getJobCountByTypes('completed')).toBe(2);

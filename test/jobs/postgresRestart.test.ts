@@ -36,7 +36,9 @@ describe('a worker whose Postgres restarts mid-run', () => {
     await feedsync.start();
     try {
       const pool = feedsync.runtime.storage.pool;
-      const [run] = await enqueueRuns(config, feedsync.queues, 'artists');
+      const {
+        runs: [run],
+      } = await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'artists');
       const pages = async () => Number((await pool.query<{ pages: number }>('select pages from sync_runs where id = $1', [run!.runId]).catch(() => ({ rows: [] }))).rows[0]?.pages ?? 0);
       await waitFor('a few pages', async () => (await pages()) >= 3);
       await postgres.restart();

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 function webhook(overrides: Partial<WebhookConfig> = {}): WebhookConfig {
-  return { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 10, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...overrides };
+  return { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 10, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, notices: 'run', ...overrides };
 }
 
 /** A finished run with its notice in the outbox, as the sync pipeline leaves it. */

@@ -40,7 +40,7 @@ afterAll(async () => {
 
 /** A notify worker over the test database's outbox, or over `outbox` when given (a stub at that seam). */
 async function startNotifyWorker(options: { webhook?: Partial<WebhookConfig>; outbox?: NoticeOutbox } = {}): Promise<{ worker: NotifyWorker; queues: Queues }> {
-  const webhook: WebhookConfig = { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, ...options.webhook };
+  const webhook: WebhookConfig = { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, notices: 'run', ...options.webhook };
   const shared = redisConnection(inject('redisUrl'), 'worker');
   const own = redisConnection(inject('redisUrl'), 'worker');
   connections = [shared, own];

@@ -30,7 +30,7 @@ beforeAll(async () => {
   feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
   await feedsync.start();
   base = feedsync.httpUrl!;
-  const runs = await enqueueRuns(config, feedsync.queues, 'artists');
+  const { runs } = await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'artists');
   const connection = redisConnection(inject('redisUrl'), 'worker');
   await waitForRuns(connection, feedsync.queues, runs, 20_000).finally(() => connection.disconnect());
 }, 60_000);

@@ -122,7 +122,7 @@ async function cleanRunDigest(config: ConfigInput): Promise<{ count: string; has
 }
 
 describe('a long run under chaos', () => {
-  it('survives five SIGKILLs of its worker, a Postgres crash restart and a Redis restart that loses its data: it ends succeeded, equal to a clean run, with one notice and nothing left unfinished', async () => {
+  it('survives five SIGKILLs of its worker, a Postgres crash restart and a Redis restart that loses its data: it ends succeeded, equal to a clean run, with one job notice and nothing left unfinished', async () => {
     simulator.setFaults('music', { latencyMs: 30 });
     const config = chaosConfig();
     const file = await writeConfig(config);
@@ -164,13 +164,15 @@ describe('a long run under chaos', () => {
     expect(await recordsDigest(pool)).toEqual(await cleanRunDigest(config));
 
     const notices = await waitFor('the notice to be delivered', () => {
-      const delivered = simulator.requests(simulator.webhookUuid).map((request) => JSON.parse(request.body) as { type: string; data: { runId: string } });
+      const delivered = simulator.requests(simulator.webhookUuid).map((request) => JSON.parse(request.body) as { type: string; data: { tickId: string } });
       return delivered.length > 0 && delivered;
     }, 30_000);
     // Anything sent twice would have come by now: the outbox is settled.
     await waitFor('the outbox to settle', async () => (await pool.query(`select 1 from notices where state = 'pending'`)).rowCount === 0, 30_000);
     expect(simulator.requests(simulator.webhookUuid)).toHaveLength(1);
-    expect(notices[0]).toMatchObject({ type: 'sync.succeeded', data: { runId } });
+    // The job's tick of one run: its notice, posted once, when the run ended.
+    const { rows: ticks } = await pool.query<{ tick_id: string }>('select tick_id from sync_runs where id = $1', [runId]);
+    expect(notices[0]).toMatchObject({ type: 'job.succeeded', data: { tickId: ticks[0]!.tick_id, runs: { total: 1, succeeded: 1, failed: 0, skipped: 0 } } });
 
     const { rows: unfinished } = await pool.query<{ run_key: string; status: string }>(`select run_key, status from sync_runs where status <> 'succeeded'`);
     expect(unfinished).toEqual([]);

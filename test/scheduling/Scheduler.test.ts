@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
+import { resolveQuery } from '../../src/config/resolveQuery.js';
 import type { Config } from '../../src/config/schema.js';
 import { openQueues, type Queues } from '../../src/jobs/queues.js';
 import { Scheduler } from '../../src/scheduling/Scheduler.js';
@@ -45,7 +46,7 @@ beforeAll(async () => {
 });
 // Every test starts with no runs: the overlap check reads them all.
 beforeEach(async () => {
-  await database.pool.query('truncate sync_runs cascade');
+  await database.pool.query('truncate sync_runs, job_ticks cascade');
 });
 afterEach(async () => {
   for (const { scheduler, queues } of opened.splice(0)) {
@@ -61,7 +62,7 @@ afterAll(async () => {
 /** A scheduler (not started) for `config`, with queues of its own, as in a process of its own. */
 function open(config: Config) {
   const queues = openQueues(redis, config.worker);
-  const scheduler = new Scheduler(config, queues, store.running, redis, capturingLogger().logger);
+  const scheduler = new Scheduler(config, queues, store, redis, capturingLogger().logger);
   opened.push({ scheduler, queues });
   return { scheduler, queues };
 }
@@ -69,19 +70,22 @@ function open(config: Config) {
 const artists = (config: Config) => config.jobs[0]!;
 
 /** A run of the artists job's first query, claimed and so running. */
-const claimRunning = (runKey: string) => store.claims.claim({ runKey, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
+const claimRunning = (runKey: string) =>
+  store.claims.claim({ runKey, job: 'artists', source: 'music', queryIndex: 0, queryKey: resolveQuery(configWith('skip'), artists(configWith('skip')), 0).queryKey, query: { q: 'a', params: {} } });
+
+const started = (queued: number, skipped: number) => ({ tickId: expect.any(String) as unknown, queued, skipped });
 
 describe('Scheduler', () => {
   it('queues one sync job per query for a tick, with the run key as job id', async () => {
     const config = configWith('skip');
     const { scheduler, queues } = open(config);
     const at = new Date('2026-11-22T02:00:00.000Z');
-    expect(await scheduler.tick(artists(config), at)).toEqual({ queued: 2, skipped: 0 });
+    expect(await scheduler.tick(artists(config), at)).toEqual(started(2, 0));
     const jobs = await queues.sync.getJobs(['waiting']);
     expect(jobs.map((j) => j.id).sort()).toEqual([`tick/artists/0/${at.getTime()}`, `tick/artists/1/${at.getTime()}`]);
   });
 
-  it('queues a tick once however often it fires: two schedulers, each firing it, and one restarted', async () => {
+  it('starts a tick once however often it fires: two schedulers, each firing it, and one restarted', async () => {
     const config = configWith('skip');
     const adds = await watchSyncQueueAdds(inject('redisUrl'), config.worker.prefix);
     try {
@@ -91,13 +95,18 @@ describe('Scheduler', () => {
       // Each scheduler fires the tick when its own clock reaches it, a moment apart; then one restarts and fires it again.
       const fired = await Promise.all([first.scheduler.tick(artists(config), firedAt(400)), second.scheduler.tick(artists(config), firedAt(700))]);
       fired.push(await open(config).scheduler.tick(artists(config), firedAt(400)));
-      // Every scheduler tried to queue both queries...
-      expect(fired).toEqual([1, 2, 3].map(() => ({ queued: 2, skipped: 0 })));
-      // ...and BullMQ turned away every add after the first of each query's job.
-      await waitFor('BullMQ to report all six adds', () => adds.added.length + adds.duplicated.length === 6);
+      // One scheduler opened the tick; the others found it open and queued nothing.
+      expect(fired.filter((result) => result.tickId !== undefined)).toEqual([started(2, 0)]);
+      expect(fired.filter((result) => result.tickId === undefined)).toHaveLength(2);
+      await waitFor('BullMQ to report both adds', () => adds.added.length === 2);
       expect(adds.added.sort()).toEqual([`tick/artists/0/${tick.getTime()}`, `tick/artists/1/${tick.getTime()}`]);
-      expect(adds.duplicated).toHaveLength(4);
+      expect(adds.duplicated).toEqual([]);
       expect(await first.queues.sync.getJobCountByTypes('waiting')).toBe(2);
+      const { rows } = await database.pool.query<{ ticks: number; runs: number }>(
+        `select (select count(*)::int from job_ticks where tick_key = $1) as ticks, (select count(*)::int from sync_runs where run_key like $2) as runs`,
+        [`tick/artists/${tick.getTime()}`, `tick/artists/%/${tick.getTime()}`],
+      );
+      expect(rows[0]).toEqual({ ticks: 1, runs: 2 });
     } finally {
       await adds.close();
     }
@@ -106,27 +115,27 @@ describe('Scheduler', () => {
   it('skips a query whose previous run is still running, when overlap is skip', async () => {
     const config = configWith('skip');
     await claimRunning('tick/artists/0/1');
-    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T03:00:00Z'))).toEqual({ queued: 1, skipped: 1 });
+    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T03:00:00Z'))).toEqual(started(1, 1));
   });
 
   it('skips a query whose previous run was interrupted by a shutdown and waits to resume, when overlap is skip', async () => {
     const config = configWith('skip');
     const run = await claimRunning('tick/artists/0/4');
     await store.finishes.finish(run.id, { status: 'interrupted' }, () => undefined, run);
-    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T06:00:00Z'))).toEqual({ queued: 1, skipped: 1 });
+    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T06:00:00Z'))).toEqual(started(1, 1));
   });
 
   it('does not let a run abandoned long ago (no page for 15 minutes) block new ticks', async () => {
     const config = configWith('skip');
     const run = await claimRunning('tick/artists/0/3');
     await database.pool.query(`update sync_runs set updated_at = now() - interval '16 minutes' where id = $1`, [run.id]);
-    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T05:00:00Z'))).toEqual({ queued: 2, skipped: 0 });
+    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T05:00:00Z'))).toEqual(started(2, 0));
   });
 
   it('queues behind a running run when overlap is queue', async () => {
     const config = configWith('queue');
     await claimRunning('tick/artists/0/2');
-    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T04:00:00Z'))).toEqual({ queued: 2, skipped: 0 });
+    expect(await open(config).scheduler.tick(artists(config), new Date('2026-11-22T04:00:00Z'))).toEqual(started(2, 0));
   });
 
   it('removes schedules no longer in the config from Redis at start', async () => {

@@ -3,11 +3,14 @@ import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { enqueueRuns, waitForRuns } from '../../jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../jobs/queues.js';
-import { integerFlag, requireEnv } from '../options.js';
+import { openRuntime } from '../../runtime/openRuntime.js';
+import { integerFlag, nonEmptyFlag, requireEnv } from '../options.js';
 import { printableLine } from '../terminalText.js';
+import { tickSummary } from '../tickSummary.js';
 
 interface EnqueueOptions {
   query?: number;
+  value?: string;
   wait?: boolean;
   timeout?: number;
   config: string;
@@ -16,9 +19,10 @@ interface EnqueueOptions {
 export function registerEnqueueCommand(program: Command): void {
   program
     .command('enqueue')
-    .description('queue a job now for any worker ("sync now"); prints each run id')
+    .description('queue a tick of a job now for any worker ("sync now"): a run per query, or per value of a fan-out query; prints each run id')
     .argument('<job>', 'job name from the config')
     .option('--query <n>', 'queue only the query with this index (from 0)', integerFlag('--query', 0, INT32_MAX))
+    .option('--value <value>', 'queue only this value of the fan-out (forEach) queries', nonEmptyFlag('--value'))
     .option('--wait', 'wait for the runs to end; exit non-zero if one failed')
     // In milliseconds it becomes a timer, which holds at most INT32_MAX.
     .option('--timeout <seconds>', 'with --wait: give up waiting after this long (exit non-zero)', integerFlag('--timeout', 0, Math.floor(INT32_MAX / 1000)))
@@ -29,9 +33,23 @@ export function registerEnqueueCommand(program: Command): void {
       // Fails fast when Redis is down, rather than queueing commands in memory.
       const connection = redisConnection(redisUrl, 'producer');
       const queues = openQueues(connection, config.worker);
+      // Redis is checked before the tick and its runs are written to Postgres, where they would wait for a queue that is not there.
+      const runtime = await queues.sync
+        .waitUntilReady()
+        .then(() => openRuntime(config, { databaseUrl: requireEnv('DATABASE_URL'), poolSize: 2 }))
+        .catch(async (error: unknown) => {
+          await queues.close();
+          connection.disconnect();
+          throw error;
+        });
       try {
-        const runs = await enqueueRuns(config, queues, job, options.query);
+        const { tick, runs } = await enqueueRuns(config, runtime.store, queues, job, { queryIndex: options.query, value: options.value });
         for (const run of runs) process.stdout.write(`${run.runId}\n`);
+        if (tick.error) {
+          process.stderr.write(`${printableLine(tick.error)}\n`);
+          process.exitCode = 1;
+          return;
+        }
         if (!options.wait) return;
         const events = redisConnection(redisUrl, 'worker');
         const ends = await waitForRuns(events, queues, runs, options.timeout === undefined ? undefined : options.timeout * 1000).finally(() => events.disconnect());
@@ -44,9 +62,12 @@ export function registerEnqueueCommand(program: Command): void {
             process.exitCode = 1;
           }
         }
+        const ended = await runtime.store.ticks.find(tick.id);
+        if (ended) process.stdout.write(`${tickSummary(ended)}\n`);
       } finally {
         await queues.close();
         connection.disconnect();
+        await runtime.close();
       }
     });
 }

@@ -11,12 +11,14 @@ import { openRuntime } from '../../runtime/openRuntime.js';
 import { runJobNow } from '../../sync/runJobNow.js';
 import { SourceRegistry } from '../../sync/SourceRegistry.js';
 import type { RunSummary } from '../../sync/syncQuery.js';
-import { integerFlag, optionalEnv, requireEnv } from '../options.js';
+import { integerFlag, nonEmptyFlag, optionalEnv, requireEnv } from '../options.js';
 import { ProgressLine } from '../progressLine.js';
 import { printableLine } from '../terminalText.js';
+import { tickSummary } from '../tickSummary.js';
 
 interface RunOptions {
   query?: number;
+  value?: string;
   config: string;
 }
 
@@ -50,6 +52,7 @@ export function registerRunCommand(program: Command): void {
     .description('run a job now, in this process, and wait for it to finish')
     .argument('<job>', 'job name from the config')
     .option('--query <n>', 'run only the query with this index (from 0)', integerFlag('--query', 0, INT32_MAX))
+    .option('--value <value>', 'run only this value of the fan-out (forEach) queries', nonEmptyFlag('--value'))
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (job: string, options: RunOptions) => {
       const config = await loadConfig(options.config);
@@ -72,7 +75,7 @@ export function registerRunCommand(program: Command): void {
       let failed = false;
       try {
         progress.begin(`running ${job}`);
-        const summaries = await runJobNow(config, job, options.query, {
+        const { tick, summaries } = await runJobNow(config, job, { queryIndex: options.query, value: options.value }, {
           store: runtime.store,
           sources: runtime.sources,
           logger: runtime.logger,
@@ -87,8 +90,12 @@ export function registerRunCommand(program: Command): void {
           process.stdout.write(`${formatSummary(job, summary)}\n`);
           failed ||= summary.status === 'failed';
           // One delivery attempt now; a failed one stays in the outbox for the notify worker.
-          if (runtime.outbox) await runtime.outbox.deliver(noticeIdFor(summary.runId));
+          if (runtime.noticeFor && runtime.outbox) await runtime.outbox.deliver(noticeIdFor(summary.runId));
         }
+        const ended = (await runtime.store.ticks.find(tick.id)) ?? tick;
+        process.stdout.write(`${tickSummary(ended)}\n`);
+        failed ||= ended.error !== null;
+        if (runtime.outbox) await runtime.outbox.deliver(noticeIdFor(tick.id));
       } finally {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);

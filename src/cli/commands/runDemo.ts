@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../config/loadConfig.js';
-import { enqueueRuns, waitForRuns, type EnqueuedRun } from '../../jobs/enqueueRuns.js';
+import type { JobConfig } from '../../config/schema.js';
+import { enqueueRuns, waitForRuns, type RunEnd } from '../../jobs/enqueueRuns.js';
+import type { TickRun } from '../../storage/JobTicks.js';
 import { redisConnection } from '../../jobs/queues.js';
 import { WorkerProcess } from '../../runtime/WorkerProcess.js';
 import { ensureLocalStack } from '../../localstack/localStack.js';
@@ -10,6 +12,7 @@ import { etherscanEnv, lastfmEnv, simulatorEnv } from '../../simulator/readyMess
 import { startSimulator } from '../../simulator/startSimulator.js';
 import { recentRuns } from '../../storage/recentRuns.js';
 import { formatTable } from '../printTable.js';
+import { tickSummary } from '../tickSummary.js';
 import { demoDialectOf } from './demoDialect.js';
 
 export interface DemoOptions {
@@ -51,13 +54,30 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     });
     await feedsync.start();
     const started = performance.now();
-    const runs: EnqueuedRun[] = [];
-    for (const job of config.jobs) runs.push(...(await enqueueRuns(config, feedsync.queues, job.name)));
-    say(`queued ${runs.length} runs of ${config.jobs.length} jobs; syncing…`);
+    const runs: TickRun[] = [];
+    const tickIds: string[] = [];
+    const ends: RunEnd[] = [];
     const connection = redisConnection(stack.redisUrl, 'worker');
-    const ends = await waitForRuns(connection, feedsync.queues, runs).finally(() => connection.disconnect());
+    try {
+      // Jobs that fan out over stored records go once the others have stored theirs.
+      const readsStored = (job: JobConfig) => job.queries.some((query) => query.forEach?.kind !== undefined);
+      for (const wave of [config.jobs.filter((job) => !readsStored(job)), config.jobs.filter(readsStored)]) {
+        const waveRuns: TickRun[] = [];
+        for (const job of wave) {
+          const { tick, runs: tickRuns } = await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, job.name);
+          waveRuns.push(...tickRuns);
+          tickIds.push(tick.id);
+        }
+        if (wave.length > 0) say(`queued ${waveRuns.length} runs in ${wave.length} job ticks (${wave.map((job) => job.name).join(', ')}); syncing…`);
+        ends.push(...(await waitForRuns(connection, feedsync.queues, waveRuns)));
+        runs.push(...waveRuns);
+      }
+    } finally {
+      connection.disconnect();
+    }
     const seconds = (performance.now() - started) / 1000;
-    const expected = runs.length;
+    const notices = config.webhook?.notices ?? 'job';
+    const expected = (notices === 'run' ? 0 : tickIds.length) + (notices === 'job' ? 0 : runs.length);
     const deadline = Date.now() + NOTICE_WAIT_MS;
     while (simulator.requests(simulator.webhookUuid).length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 
@@ -69,6 +89,11 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         reports.reverse().map((run) => [run.job, run.queryIndex, run.status, run.pages, run.recordsNew, run.recordsUpdated, run.recordsUnchanged, run.notice, run.error?.slice(0, 50)]),
       ),
     );
+    say('job ticks:');
+    for (const tickId of tickIds) {
+      const tick = await feedsync.runtime.store.ticks.find(tickId);
+      if (tick) say(`  ${tickSummary(tick)}`);
+    }
     const { rows } = await feedsync.runtime.storage.pool.query<{ source: string; kind: string; n: string }>(
       'select source, kind, count(*) as n from records group by 1, 2 order by 1, 2',
     );
@@ -95,7 +120,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       say(`\n${failed} runs failed; ${expected - posted.length} notices missing`);
       process.exitCode = 1;
     } else {
-      say('\ndemo finished: every run succeeded and every notice was delivered');
+      say(`\ndemo finished: every run succeeded and every notice was delivered (one per ${notices === 'both' ? 'tick and one per run' : notices === 'job' ? 'job tick' : 'run'})`);
     }
   } finally {
     await feedsync?.close();

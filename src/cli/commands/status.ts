@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { openQueues, redisConnection } from '../../jobs/queues.js';
 import { openStorage } from '../../storage/database.js';
 import { recentRuns } from '../../storage/recentRuns.js';
+import { recentTicks } from '../../storage/recentTicks.js';
 import { integerFlag, requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
 import { terminalJson } from '../terminalText.js';
@@ -19,7 +20,7 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as 
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description('recent runs (with notice delivery) and queue counts')
+    .description('recent job ticks and runs (with notice delivery) and queue counts')
     .option('--json', 'print JSON instead of tables')
     .option('--limit <n>', 'how many recent runs', integerFlag('--limit', 0, INT32_MAX), 20)
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
@@ -29,7 +30,8 @@ export function registerStatusCommand(program: Command): void {
       const connection = redisConnection(requireEnv('REDIS_URL'), 'producer');
       const queues = openQueues(connection, config.worker);
       try {
-        const [runs, sync, notify, activeJobs] = await Promise.all([
+        const [ticks, runs, sync, notify, activeJobs] = await Promise.all([
+          recentTicks(storage.db, options.limit),
           recentRuns(storage.db, options.limit),
           queues.sync.getJobCounts(...QUEUE_STATES),
           queues.notify.getJobCounts(...QUEUE_STATES),
@@ -37,9 +39,30 @@ export function registerStatusCommand(program: Command): void {
         ]);
         const active = activeJobs.map((job) => ({ runKey: job.data.runKey, job: job.data.job, queryIndex: job.data.queryIndex, attempt: job.attemptsMade + 1, progress: job.progress }));
         if (options.json || !process.stdout.isTTY) {
-          process.stdout.write(`${terminalJson({ active, runs, queues: { sync, notify } })}\n`);
+          process.stdout.write(`${terminalJson({ ticks, active, runs, queues: { sync, notify } })}\n`);
           return;
         }
+        process.stdout.write(
+          formatTable(
+            ['tick started', 'job', 'trigger', 'status', 'runs', 'succeeded', 'failed', 'skipped', 'new', 'updated', 'unchanged', 'duration', 'notice', 'error'],
+            ticks.map((tick) => [
+              tick.startedAt.toISOString(),
+              tick.job,
+              tick.trigger,
+              tick.status === 'running' ? `${tick.runs.done} of ${tick.runs.total} runs done` : tick.status,
+              tick.runs.total,
+              tick.runs.succeeded,
+              tick.runs.failed,
+              tick.runs.skipped,
+              tick.records.new,
+              tick.records.updated,
+              tick.records.unchanged,
+              seconds(tick.durationMs),
+              tick.notice,
+              tick.error?.slice(0, 60),
+            ]),
+          ) + '\n\n',
+        );
         if (active.length > 0) {
           const shown = (progress: unknown, field: string) => (typeof progress === 'object' && progress !== null ? (progress as Record<string, unknown>)[field] : undefined) as number | undefined;
           process.stdout.write(
@@ -55,14 +78,14 @@ export function registerStatusCommand(program: Command): void {
             runs.map((run) => [
               run.startedAt.toISOString(),
               run.job,
-              run.queryIndex,
+              run.value === null ? run.queryIndex : `${run.queryIndex} ${run.value}`,
               run.status,
               run.attempt,
               run.pages,
               run.recordsNew,
               run.recordsUpdated,
               run.recordsUnchanged,
-              run.durationMs === null ? '' : `${(run.durationMs / 1000).toFixed(1)} s`,
+              seconds(run.durationMs),
               run.notice,
               run.error?.slice(0, 60),
             ]),
@@ -75,4 +98,8 @@ export function registerStatusCommand(program: Command): void {
         await storage.close();
       }
     });
+}
+
+function seconds(durationMs: number | null): string {
+  return durationMs === null ? '' : `${(durationMs / 1000).toFixed(1)} s`;
 }

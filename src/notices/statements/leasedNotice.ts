@@ -1,10 +1,12 @@
 /** A notice taken for one delivery attempt, as the lease statements return it. */
 export interface LeasedNoticeRow {
   id: string;
-  run_id: string;
+  /** What it reports: a run, or a job tick. */
+  run_id: string | null;
+  tick_id: string | null;
   body: string;
   attempts: number;
   created_at: Date;
 }
 
-export const LEASED_COLUMNS = 'id, run_id, body, attempts, created_at';
+export const LEASED_COLUMNS = 'id, run_id, tick_id, body, attempts, created_at';

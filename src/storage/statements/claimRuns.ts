@@ -13,6 +13,8 @@ export interface ClaimRunsParams {
   /** Each run's query as JSON. */
   queries: string[];
   scheduledFors: (Date | null)[];
+  tickIds: (string | null)[];
+  values: (string | null)[];
   crashes: number[];
 }
 
@@ -20,19 +22,23 @@ export interface ClaimRunsParams {
 export type ClaimedRunRow = RunRow & { now: Date };
 
 /**
- * Inserts each run, or takes it up again (attempt + 1, crashes as the queue counts them) unless
- * it ended (succeeded, or failed for good); returns the rows it wrote. A run that ended is not returned.
+ * Inserts each run, or takes it up: a run queued with its tick starts (attempt 1, started now);
+ * one that ran before goes on (attempt + 1, crashes as the queue counts them) unless it ended
+ * (succeeded, or failed for good). Returns the rows it wrote; a run that ended is not returned.
  */
 export const claimRuns = new NamedStatement<ClaimRunsParams>(
-  'feedsync_claims_v5',
-  `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, crashes)
-    select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, crashes
-    from unnest(:ids::uuid[], :runKeys::text[], :jobs::text[], :sources::text[], :queryIndexes::int[], :queryKeys::text[], :queries::jsonb[], :scheduledFors::timestamptz[], :crashes::int[])
-      as t(id, run_key, job, source, query_index, query_key, query, scheduled_for, crashes)
+  'feedsync_claims_v6',
+  `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value, crashes)
+    select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value, crashes
+    from unnest(:ids::uuid[], :runKeys::text[], :jobs::text[], :sources::text[], :queryIndexes::int[], :queryKeys::text[], :queries::jsonb[], :scheduledFors::timestamptz[],
+        :tickIds::uuid[], :values::text[], :crashes::int[])
+      as t(id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value, crashes)
     -- One order for every process, so that two batches never wait on each other's keys in a cycle.
     order by run_key
     on conflict (run_key) do update
-      set attempt = s.attempt + 1, crashes = greatest(s.crashes, excluded.crashes), status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
+      set attempt = case when s.status = 'queued' then s.attempt else s.attempt + 1 end,
+        started_at = case when s.status = 'queued' then now() else s.started_at end,
+        crashes = greatest(s.crashes, excluded.crashes), status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
       where s.status not in ('succeeded', 'failed')
     returning ${RUN_COLUMNS}, now() as now`,
 );

@@ -2,7 +2,8 @@ import { NamedStatement } from '../namedStatement.js';
 
 export interface FindOtherRunningRunParams {
   job: string;
-  queryIndex: number;
+  /** The query (with its fan-out value): see ResolvedQuery.queryKey. */
+  queryKey: string;
   /** The run asking, which does not count. */
   runKey: string;
   /** A run that has stored nothing for this long has lost its worker and does not count. */
@@ -10,14 +11,15 @@ export interface FindOtherRunningRunParams {
 }
 
 /**
- * A run of this job and query, other than :runKey, that is unfinished (running, or interrupted or
- * retrying and waiting in the queue) and stored a page (or started) recently. The statuses are literals, not
+ * A run of this job and query, other than :runKey, that is under way (running, or interrupted or
+ * retrying and waiting in the queue) and stored a page (or started) recently. Queued runs that
+ * have not started do not count: they wait behind this one. The statuses are literals, not
  * parameters: only then can a generic plan use the partial index on unfinished runs.
  */
 export const findOtherRunningRun = new NamedStatement<FindOtherRunningRunParams>(
-  'feedsync_find_other_running_run_v3',
+  'feedsync_find_other_running_run_v4',
   `select id from sync_runs
-    where job = :job::text and query_index = :queryIndex::int and status in ('running', 'interrupted', 'retrying') and run_key <> :runKey::text
+    where job = :job::text and query_key = :queryKey::text and status in ('running', 'interrupted', 'retrying') and run_key <> :runKey::text
       and updated_at > now() - make_interval(secs => :staleAfterMs::double precision / 1000)
     limit 1`,
 );

@@ -18,6 +18,16 @@ export interface FinishRunsParams {
   crashes: (number | null)[];
 }
 
+/** A run finishRuns wrote, with what its tick counts. */
+export interface FinishedRunRow {
+  id: string;
+  tick_id: string | null;
+  status: string;
+  records_new: number;
+  records_updated: number;
+  records_unchanged: number;
+}
+
 /**
  * Records each run's final status (or `interrupted` or `retrying`, which have no finish time), its incremental
  * cursor and its outbox notice together;
@@ -26,7 +36,7 @@ export interface FinishRunsParams {
  * from ending before it started.
  */
 export const finishRuns = new NamedStatement<FinishRunsParams>(
-  'feedsync_finish_writes_v7',
+  'feedsync_finish_writes_v8',
   `with outcome as (
       select * from unnest(:runIds::uuid[], :versions::text[], :statuses::text[], :finishedAts::timestamptz[], :stopReasons::text[], :errorKinds::text[],
           :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[], :crashes::int[])
@@ -39,7 +49,7 @@ export const finishRuns = new NamedStatement<FinishRunsParams>(
       from outcome o
       -- An ended run stays as it ended, whoever finishes it late.
       where s.id = o.id and s.xmin::text = o.version and s.status not in ('succeeded', 'failed')
-      returning s.id, s.job, s.query_key
+      returning s.id, s.job, s.query_key, s.tick_id, s.status, s.records_new, s.records_updated, s.records_unchanged
     ),
     cursor as (
       insert into incremental_cursors as c (job, query_key, field, value, run_id, updated_at)
@@ -52,5 +62,5 @@ export const finishRuns = new NamedStatement<FinishRunsParams>(
       select o.notice_id, r.id, o.notice_type, o.notice_body from run r join outcome o on o.id = r.id where o.notice_id is not null
       on conflict do nothing
     )
-    select id from run`,
+    select id, tick_id, status, records_new, records_updated, records_unchanged from run`,
 );

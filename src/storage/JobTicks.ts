@@ -1,0 +1,86 @@
+import type pg from 'pg';
+import { columnsOf } from './columnsOf.js';
+import { identityColumns } from './RunClaims.js';
+import type { RunIdentity } from './runState.js';
+import { findTick } from './statements/findTick.js';
+import { insertTick } from './statements/insertTick.js';
+import { insertTickRuns, type InsertTickRunsParams } from './statements/insertTickRuns.js';
+import { endTicksNow, type TickEndListeners, type TickNoticeFor } from './TickEnds.js';
+import { tickStateOf, type TickPlan, type TickRow, type TickState } from './tickState.js';
+import { inTransaction } from './transaction.js';
+
+/** A run of an opened tick, as created: queued, with its id. */
+export interface TickRun {
+  runId: string;
+  runKey: string;
+  queryIndex: number;
+  value: string | undefined;
+}
+
+/** A tick as opened: its row, and its runs to queue. */
+export interface OpenedTick {
+  tick: TickState;
+  runs: TickRun[];
+}
+
+/**
+ * Opens job ticks: the tick row and its runs (queued) in one transaction, so that a tick's runs
+ * exist before any of them is queued, and a reconciler finds any whose queue job is lost. A tick
+ * with nothing to run (no values, every query skipped, or no runs could be made) ends as it opens,
+ * with its notice.
+ */
+export class JobTicks {
+  constructor(
+    private readonly pool: Pick<pg.Pool, 'connect' | 'query'>,
+    private readonly tickNoticeFor: TickNoticeFor | undefined,
+    private readonly tickEnds: TickEndListeners,
+  ) {}
+
+  /** Opens the tick; undefined when a tick with its key exists already (it was fired elsewhere). */
+  async open(plan: TickPlan): Promise<OpenedTick | undefined> {
+    const opened = await this.openTick(plan);
+    if (opened?.tick.status !== 'running') this.tickEnds.notify(opened ? [opened.tick] : []);
+    return opened;
+  }
+
+  async find(tickId: string): Promise<TickState | undefined> {
+    const { rows } = await this.pool.query<TickRow>(findTick.with({ tickId }));
+    return rows[0] ? tickStateOf(rows[0]) : undefined;
+  }
+
+  private openTick(plan: TickPlan): Promise<OpenedTick | undefined> {
+    return inTransaction(this.pool, async (client) => {
+      const inserted = await client.query<TickRow>(
+        insertTick.with({
+          id: plan.id,
+          tickKey: plan.tickKey,
+          job: plan.job,
+          trigger: plan.trigger,
+          scheduledFor: plan.scheduledFor ?? null,
+          runsTotal: plan.runs.length + plan.skipped,
+          runsSkipped: plan.skipped,
+          error: plan.error ?? null,
+        }),
+      );
+      const row = inserted.rows[0];
+      if (!row) return undefined;
+      const tick = tickStateOf(row);
+      if (plan.runs.length === 0) {
+        const [ended] = await endTicksNow(client, [tick], this.tickNoticeFor);
+        return { tick: ended ?? tick, runs: [] };
+      }
+      const { rows } = await client.query<{ id: string; run_key: string }>(insertTickRuns.with(runColumns(plan.runs)));
+      const ids = new Map(rows.map((run) => [run.run_key, run.id]));
+      const runs = plan.runs.flatMap((run): TickRun[] => {
+        const runId = ids.get(run.runKey);
+        return runId ? [{ runId, runKey: run.runKey, queryIndex: run.queryIndex, value: run.value }] : [];
+      });
+      if (runs.length !== plan.runs.length) throw new Error(`tick ${plan.tickKey}: ${plan.runs.length - runs.length} of its run keys are taken by other runs`);
+      return { tick, runs };
+    });
+  }
+}
+
+function runColumns(runs: readonly RunIdentity[]): InsertTickRunsParams {
+  return columnsOf<RunIdentity, InsertTickRunsParams>(runs, identityColumns);
+}

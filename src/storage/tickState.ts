@@ -1,0 +1,111 @@
+import type { RunIdentity } from './runState.js';
+
+/** What started a tick: its job's schedule, `feedsync enqueue`, or `feedsync run`. */
+export type TickTrigger = 'schedule' | 'enqueue' | 'run';
+
+export type TickStatus = 'running' | 'succeeded' | 'partial' | 'failed';
+
+/** A tick about to be opened: its runs (one per query, or per value of a fan-out query), made up front. */
+export interface TickPlan {
+  id: string;
+  tickKey: string;
+  job: string;
+  trigger: TickTrigger;
+  scheduledFor?: Date;
+  runs: RunIdentity[];
+  /** Runs left out because the previous run of their query has not ended (overlap: skip). */
+  skipped: number;
+  /** Why no run could be made (a fan-out field no stored record has): the tick opens failed. */
+  error?: string;
+}
+
+/** Runs of a tick by how they ended; `done` counts all three. */
+export interface TickRuns {
+  total: number;
+  done: number;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+}
+
+/** A failed run of a tick, as its notice lists it. */
+export interface TickFailedRun {
+  runId: string;
+  queryIndex: number;
+  value: string | null;
+  q: string | null;
+  errorKind: string | null;
+  error: string | null;
+}
+
+/** A tick as read from job_ticks. */
+export interface TickState {
+  id: string;
+  tickKey: string;
+  job: string;
+  trigger: TickTrigger;
+  scheduledFor: Date | null;
+  status: TickStatus;
+  runs: TickRuns;
+  records: { new: number; updated: number; unchanged: number };
+  error: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
+/** An ended tick with what its notice reports about its failed runs. */
+export interface TickOutcome extends TickState {
+  /** The first failed runs, oldest first. */
+  failedRuns: TickFailedRun[];
+  /** Failed runs beyond those listed. */
+  failedRunsNotListed: number;
+}
+
+/** How an ended tick went: every run succeeded; none did and some failed (or no run could be made); or something in between. */
+export function endedTickStatus(runs: Omit<TickRuns, 'total' | 'done'>, error: string | null): Exclude<TickStatus, 'running'> {
+  if (error !== null) return 'failed';
+  if (runs.failed === 0 && runs.skipped === 0) return 'succeeded';
+  if (runs.succeeded === 0 && runs.failed > 0) return 'failed';
+  return 'partial';
+}
+
+export interface TickRow {
+  id: string;
+  tick_key: string;
+  job: string;
+  trigger: TickTrigger;
+  scheduled_for: Date | null;
+  status: TickStatus;
+  runs_total: number;
+  runs_done: number;
+  runs_succeeded: number;
+  runs_failed: number;
+  runs_skipped: number;
+  records_new: string;
+  records_updated: string;
+  records_unchanged: string;
+  error: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+/** The columns of a TickRow, for statements that return whole ticks. */
+export const TICK_COLUMNS =
+  'id, tick_key, job, trigger, scheduled_for, status, runs_total, runs_done, runs_succeeded, runs_failed, runs_skipped, records_new, records_updated, records_unchanged, error, started_at, finished_at';
+
+export function tickStateOf(row: TickRow): TickState {
+  return {
+    id: row.id,
+    tickKey: row.tick_key,
+    job: row.job,
+    trigger: row.trigger,
+    scheduledFor: row.scheduled_for,
+    status: row.status,
+    runs: { total: row.runs_total, done: row.runs_done, succeeded: row.runs_succeeded, failed: row.runs_failed, skipped: row.runs_skipped },
+    // bigint sums: exact as numbers up to 2^53 records, far beyond any tick.
+    records: { new: Number(row.records_new), updated: Number(row.records_updated), unchanged: Number(row.records_unchanged) },
+    error: row.error,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
