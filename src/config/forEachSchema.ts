@@ -8,10 +8,10 @@ export const RECORD_KEY_FIELD = '$key';
  * A list of values written in the config, or one string of comma-separated values (what
  * `${ENV}` gives): `values: [us-0001, us-0002]` or `values: ${FEEDSYNC_USERS}`.
  */
-const valueList = z.union([
-  z.array(z.union([z.string().min(1, 'must not be empty'), z.number()])).transform((values) => values.map(String)),
-  z.string().transform((text) => text.split(',').map((value) => value.trim()).filter((value) => value !== '')),
-]);
+const valueList = z.preprocess(
+  (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : value),
+  z.array(z.union([z.string().min(1, 'must not be empty'), z.number()]), { error: 'must be a list of values, or one string of comma-separated values' }).transform((values) => values.map(String)),
+);
 
 /**
  * Fan-out: one run of the query per value. The values are a fixed list, or every value of

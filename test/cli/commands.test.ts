@@ -4,6 +4,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
+import { findJob } from '../../src/config/resolveQuery.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { planTick } from '../../src/sync/planTick.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { redisConnection } from '../../src/jobs/queues.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
@@ -28,6 +31,12 @@ beforeAll(async () => {
     jobs: [
       { name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.search' } }] },
       { name: 'broken', source: 'music', records: { path: 'x', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.nope' } }] },
+      {
+        name: 'users',
+        source: 'music',
+        records: { path: 'recenttracks.track', key: ['$query', 'id'], kind: 'listen' },
+        queries: [{ params: { method: 'user.getRecentTracks' }, forEach: { values: ['us-0000', 'us-0001'] } }],
+      },
     ],
     // Both kinds of notice: the tests below read each run's.
     webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid, notices: 'both' },
@@ -95,7 +104,7 @@ describe('feedsync commands', () => {
   it('config check accepts a valid file', async () => {
     const { code, output } = await feedsync('config', 'check', configFile);
     expect(code, output).toBe(0);
-    expect(output).toContain('ok (2 sources, 2 jobs, 2 queries)');
+    expect(output).toContain('ok (2 sources, 3 jobs, 3 queries)');
   });
 
   it('run syncs a job in-process and prints its summary', async () => {
@@ -180,6 +189,45 @@ describe('feedsync commands', () => {
     const { code, output } = await feedsync('enqueue', 'broken', '--wait');
     expect(code).toBe(1);
     expect(output).toMatch(/failed: music: request rejected/);
+  });
+
+  it('enqueue fans a job out: a run per value, each run id printed, and the tick\'s line once they end', async () => {
+    const { code, output } = await feedsync('enqueue', 'users', '--wait');
+    expect(code, output).toBe(0);
+    const runIds = output.split('\n').slice(0, 2);
+    const { rows } = await database.pool.query<{ value: string; status: string }>('select fan_value as value, status from sync_runs where id = any($1) order by fan_value', [runIds]);
+    expect(rows).toEqual([
+      { value: 'us-0000', status: 'succeeded' },
+      { value: 'us-0001', status: 'succeeded' },
+    ]);
+    expect(output).toMatch(/^users tick [0-9a-f-]{36}: succeeded; 2 runs: 2 succeeded, 0 failed, 0 skipped; /m);
+  });
+
+  it('enqueue --value runs one value of a fan-out job, listed or not', async () => {
+    const { code, output } = await feedsync('enqueue', 'users', '--value', 'us-0002', '--wait');
+    expect(code, output).toBe(0);
+    const { rows } = await database.pool.query<{ value: string }>('select fan_value as value from sync_runs where id = $1', [output.split('\n')[0]]);
+    expect(rows).toEqual([{ value: 'us-0002' }]);
+    expect(output).toMatch(/^users tick [0-9a-f-]{36}: succeeded; 1 runs: 1 succeeded/m);
+  });
+
+  it('enqueue --value refuses a job without fan-out, naming it', async () => {
+    const { code, output } = await feedsync('enqueue', 'artists', '--value', 'x');
+    expect(code).toBe(1);
+    expect(output).toContain('a value was given, but no query of job "artists" fans out (forEach)');
+  });
+
+  it('status --json reports a tick in progress with the runs it has done of all its runs', async () => {
+    const store = openRunStore(database.db);
+    const plan = await planTick(parseConfig(tree, 'test', {}), findJob(parseConfig(tree, 'test', {}), 'users'), store, { trigger: 'enqueue' });
+    // Opened but not queued: the tick stays in progress, one of its runs ended by hand.
+    await store.ticks.open(plan);
+    const run = await store.claims.claim(plan.runs[0]!);
+    await store.finishes.finish(run.id, { status: 'succeeded' }, () => undefined);
+    const { code, output } = await feedsync('status', '--json');
+    expect(code, output).toBe(0);
+    const status = JSON.parse(output) as { ticks: { id: string; status: string; runs: { total: number; done: number } }[] };
+    expect(status.ticks.find((tick) => tick.id === plan.id)).toMatchObject({ status: 'running', runs: { total: 2, done: 1 } });
   });
 
   it('status --json reports recent runs with their notice state and the queue counts', async () => {

@@ -13,6 +13,14 @@ const base64Of = (bytes: number) => Buffer.alloc(bytes, 7).toString('base64');
 /** The valid tree as YAML (JSON is YAML), for rows that are files. */
 const validYaml = () => JSON.stringify(validTree(), null, 2);
 
+/** The valid tree's one query, to edit. */
+const query = (t: Tree) => (t.jobs[0]!.queries as Record<string, unknown>[])[0]!;
+/** Makes the valid tree's query fan out: its q goes, since each run's value is its q. */
+const fanOut = (t: Tree, forEach: Record<string, unknown>) => {
+  delete query(t).q;
+  query(t).forEach = forEach;
+};
+
 interface Row {
   what: string;
   /** Where the problem is reported ('' for the file as a whole) and what it says. */
@@ -97,6 +105,19 @@ const rows: Row[] = [
   { what: 'an unknown response preset', edit: (t) => (t.sources.music.response = { preset: 'soap' }), path: 'sources.music.response.preset', message: /envelope.*etherscan.*lastfm.*plain/ },
   { what: 'a data path that is not a dot path', edit: (t) => (t.sources.music.response = { dataPath: 'a..b' }), path: 'sources.music.response.dataPath', message: /must be "\." \(the whole value\) or a dot path/ },
   { what: 'a skip condition with both equals and exists', edit: (t) => (t.jobs[0]!.records = { path: 'x', kind: 'artist', skip: { path: 'date', equals: 1, exists: true } }), path: 'jobs[0].records.skip', message: /needs exactly one of equals or exists/ },
+
+  // C2. Fan-out
+  { what: 'a forEach with both kind and values', edit: (t) => fanOut(t, { kind: 'artist', field: 'id', values: ['a'] }), path: 'jobs[0].queries[0].forEach', message: /sets both kind and values/ },
+  { what: 'a forEach with neither kind nor values', edit: (t) => fanOut(t, { param: 'user' }), path: 'jobs[0].queries[0].forEach', message: /needs kind and field .* or values/ },
+  { what: 'a forEach over a kind without a field', edit: (t) => fanOut(t, { kind: 'artist' }), path: 'jobs[0].queries[0].forEach.field', message: /is required with kind/ },
+  { what: 'a forEach list with a field', edit: (t) => fanOut(t, { values: ['a'], field: 'id' }), path: 'jobs[0].queries[0].forEach', message: /field and source go with kind/ },
+  { what: 'a forEach list with an empty value', edit: (t) => fanOut(t, { values: ['a', ''] }), path: 'jobs[0].queries[0].forEach.values[1]', message: /must not be empty/ },
+  { what: 'a forEach field that is no dot path', edit: (t) => fanOut(t, { kind: 'artist', field: 'a..b' }), path: 'jobs[0].queries[0].forEach.field', message: /dot path/ },
+  { what: 'a forEach that would overwrite the query\'s own q', edit: (t) => (query(t).forEach = { values: ['a'] }), path: 'jobs[0].queries[0].forEach', message: /gives each run its q, and the query sets q too/ },
+  { what: 'a forEach over another source that does not exist', edit: (t) => (query(t).forEach = { kind: 'artist', field: 'id', source: 'nowhere', param: 'artist' }), path: 'jobs[0].queries[0].forEach.source', message: /"nowhere" is not a configured source/ },
+  { what: 'an unknown forEach setting', edit: (t) => (query(t).forEach = { values: ['a'], param: 'user', each: 1 }), path: 'jobs[0].queries[0].forEach', message: /each/ },
+  { what: 'a forEach list that is a number', edit: (t) => fanOut(t, { values: 7 }), path: 'jobs[0].queries[0].forEach.values', message: /must be a list of values, or one string of comma-separated values/ },
+  { what: 'an unknown kind of notices', edit: (t) => (t.webhook.notices = 'tick'), path: 'webhook.notices', message: /job.*run.*both/ },
 
   // D. Messages with a path for what used to be unclear
   { what: 'an empty file', file: { name: 'empty.yaml', bytes: '' }, path: '', message: /the file is empty/ },

@@ -27,6 +27,14 @@ describe('parseConfig', () => {
     expect(config.jobs[0]?.schedule?.timezone).toBe('UTC');
   });
 
+  it('reads a forEach list from one environment variable of comma-separated values', () => {
+    const tree = validTree();
+    (tree.jobs[0]!.queries as Record<string, unknown>[])[0] = { params: { method: 'user.getRecentTracks' }, forEach: { values: '${USERS}' } };
+    const config = parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k-123', USERS: 'us-0001, us-0002,,us-0003 ' });
+    expect(config.jobs[0]!.queries[0]!.forEach?.values).toEqual(['us-0001', 'us-0002', 'us-0003']);
+    expect(config.webhook?.notices).toBe('job');
+  });
+
   it('names the path of a string whose environment variable is unset', () => {
     expect(problemsOf(() => parseConfig(validTree(), 'test.yaml', {}))).toContain('sources.music.apiKey: environment variable MUSIC_API_KEY is not set');
   });

@@ -8,6 +8,7 @@ import { recentTicks } from '../../storage/recentTicks.js';
 import { integerFlag, requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
 import { terminalJson } from '../terminalText.js';
+import { tickProgress } from '../tickSummary.js';
 
 interface StatusOptions {
   json?: boolean;
@@ -49,7 +50,7 @@ export function registerStatusCommand(program: Command): void {
               tick.startedAt.toISOString(),
               tick.job,
               tick.trigger,
-              tick.status === 'running' ? `${tick.runs.done} of ${tick.runs.total} runs done` : tick.status,
+              tickProgress(tick),
               tick.runs.total,
               tick.runs.succeeded,
               tick.runs.failed,
