@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { TickState } from '../storage/tickState.js';
 import { planTick, type TickRequest } from './planTick.js';
 import type { SourceRegistry } from './SourceRegistry.js';
+import { recordOf, SyncInterruptedError } from './runFailures.js';
 import { syncQuery, type RunSummary, type SyncQueryOptions } from './syncQuery.js';
 
 export type RunJobOptions = Omit<SyncQueryOptions, 'client' | 'gate'> & { sources: SourceRegistry };
@@ -24,6 +25,12 @@ export async function runJobNow(config: Config, jobName: string, only: Omit<Tick
   if (!opened) throw new Error(`tick ${plan.tickKey} exists already`);
   const summaries: RunSummary[] = [];
   for (const identity of plan.runs) {
+    if (options.signal?.aborted) {
+      // Nothing resumes an in-process tick: its runs not started end failed, so that the tick ends too.
+      const { kind, message } = recordOf(new SyncInterruptedError('interrupted before the run started'));
+      await options.store.finishes.finish(identity.id!, { status: 'failed', errorKind: kind, error: message }, (run) => options.noticeFor?.(run));
+      continue;
+    }
     const query = resolveQuery(config, job, identity.queryIndex, identity.value);
     summaries.push(
       await syncQuery(query, identity, {

@@ -56,7 +56,7 @@ describe('lastfm dialect: success bodies', () => {
   });
 
   it.each(Object.entries(MUSIC_ITEM_PATHS))('puts page, perPage, totalPages and total in %s’s @attr', async (method, path) => {
-    const subject = { 'artist.getSimilar': 'ar-000005', 'tag.getTopArtists': 'rock', 'tag.getTopTracks': 'rock', 'user.getRecentTracks': 'us-0003' }[method] ?? 'us-0001';
+    const subject = { 'artist.getSimilar': 'ar-000005', 'artist.getTopAlbums': 'ar-000005', 'tag.getTopArtists': 'rock', 'tag.getTopTracks': 'rock', 'user.getRecentTracks': 'us-0003' }[method] ?? 'us-0001';
     const { body } = await call<Record<string, { '@attr': Attr }>>({ method, q: method.endsWith('.search') ? '' : subject, limit: 3, page: 2 });
     const attr = body[path[0]]!['@attr'];
     expect(Object.keys(attr).sort()).toEqual(['page', 'perPage', 'total', 'totalPages']);

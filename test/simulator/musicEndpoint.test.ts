@@ -110,6 +110,14 @@ describe('music endpoint: methods', () => {
     expect(similar.every((artist, i) => artist.match > 0 && artist.match <= 1 && (i === 0 || artist.match <= similar[i - 1]!.match))).toBe(true);
   });
 
+  it('artist.getTopAlbums returns the albums of that artist and no other', async () => {
+    const { body } = await call<Paged & { topalbums: { album: (Named & { artistId: string })[] } }>({ method: 'artist.getTopAlbums', q: 'ar-000005', limit: 1000 });
+    const albums = body.data.topalbums.album;
+    expect(albums.length).toBeGreaterThan(0);
+    expect(albums.every((album) => album.artistId === 'ar-000005')).toBe(true);
+    expect(body.data.total).toBe(albums.length);
+  });
+
   it('tag.getTopArtists returns artists carrying the tag, most listened first', async () => {
     const { body } = await call<Paged & { topartists: { artist: Named[] } }>({ method: 'tag.getTopArtists', q: 'rock', limit: 1000 });
     const artists = body.data.topartists.artist;
