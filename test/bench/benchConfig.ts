@@ -24,6 +24,8 @@ export function expectedRecords(job: TxListJob): number {
 
 /** Warm-up runs read blocks from here on, apart from the measured ones. */
 const WARM_UP_FIRST_BLOCK = 60_001;
+/** The fan-out's values are blocks from here on, apart from the others. */
+const FAN_OUT_FIRST_BLOCK = 70_001;
 
 export interface BenchConfigOptions {
   sim: SimulatorUrls;
@@ -34,6 +36,8 @@ export interface BenchConfigOptions {
   blockJobs?: number;
   /** One-page getblock queries of a `blocks-warmup` job, on other blocks, run untimed first. */
   warmUpQueries?: number;
+  /** Values of a `blocks-fanout` job: one query whose forEach lists that many blocks, one one-page run each. */
+  fanOutValues?: number;
   concurrency: number;
 }
 
@@ -61,6 +65,10 @@ export function benchConfigTree(options: BenchConfigOptions): { tree: Record<str
   });
   for (let n = 1; options.blockQueries && n <= (options.blockJobs ?? 1); n++) jobs.push(blockJob(`blocks-${n}`, options.blockQueries, 1 + (n - 1) * options.blockQueries));
   if (options.warmUpQueries) jobs.push(blockJob('blocks-warmup', options.warmUpQueries, WARM_UP_FIRST_BLOCK));
+  if (options.fanOutValues) {
+    const values = Array.from({ length: options.fanOutValues }, (_, n) => String(FAN_OUT_FIRST_BLOCK + n));
+    jobs.push({ name: 'blocks-fanout', source: 'explorer', records: { path: 'result', key: 'number', kind: 'block' }, queries: [{ params: { module: 'block', action: 'getblock' }, forEach: { values } }] });
+  }
   const tree = {
     sources: {
       explorer: {

@@ -29,8 +29,8 @@ const cpuProfDir = profileAt >= 0 ? args[profileAt + 1] : undefined;
 const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
 
 const SIZES: Sizes = quick
-  ? { big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1 }
-  : { big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3 };
+  ? { big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1, fanOutValues: 2_000 }
+  : { big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3, fanOutValues: 10_000 };
 
 /** The element whose `value` is the median (the lower middle one for an even count). */
 function median<T>(items: readonly T[], value: (item: T) => number): T {
@@ -133,6 +133,21 @@ try {
   const smallRuns = median(smallTrials, (trial) => trial.runsPerS);
   say(`   median: ${smallRuns.runsPerS.toFixed(1)} runs/s`);
 
+  say(`5. a fan-out tick of ${SIZES.fanOutValues} values, one one-page run each, worker concurrency ${SIZES.smallRunsConcurrency}…`);
+  const fanOutConfig = benchConfigTree({ sim, txJobs: [], warmUpQueries: SIZES.smallRunsWarmUp, fanOutValues: SIZES.fanOutValues, concurrency: SIZES.smallRunsConcurrency });
+  const [fanOut] = await measureRuns({
+    configTree: fanOutConfig.tree,
+    webhookUuid: fanOutConfig.webhookUuid,
+    ...servers,
+    warmUpJobs: ['blocks-warmup'],
+    trials: [['blocks-fanout']],
+    expectedRecords: SIZES.fanOutValues,
+    expectedNew: SIZES.fanOutValues,
+    timeoutMs: 600_000,
+    pollMs: 500,
+  });
+  say(`   ${fanOut!.runsPerS.toFixed(1)} runs/s`);
+
   say('7. the built `feedsync worker` on the example config, idle after start and after a run…');
   const idleWorker = await measureIdleWorker({ sim, redisUrl, databaseUrl, idleMs: 30_000 });
   say(`   RSS ${idleWorker.beforeRunsRssMB.toFixed(0)} MB before any run, ${idleWorker.betweenRunsRssMB.toFixed(0)} MB between runs`);
@@ -145,12 +160,13 @@ try {
     'every measured phase runs in a fresh worker process (WorkerProcess via test/bench/benchWorker.ts under tsx), the one-page trials all in one; peak RSS is its VmHWM',
     `worker concurrency: 2 for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs; notices are delivered by the notify queue's drains, webhook.concurrency (10) at a time`,
     `one-page runs: ${SIZES.smallRunsTrials} trial(s) of ${SIZES.smallRuns} runs, one after another in one worker process, each on blocks of its own; the figure is the median trial. Before the first, ${SIZES.smallRunsWarmUp} untimed warm-up runs; before each, VACUUM (ANALYZE): the worker's code compiled and its cached plans made for tables of a live size, as in a worker that has run a while`,
+    `fan-out: one tick of a query with forEach over ${SIZES.fanOutValues} blocks (one one-page run each, each run's notice too, as for the one-page runs), in a fresh worker process after the same warm-up; from the enqueue (which opens the tick and its runs in Postgres and queues them in bulk) to the last run's notice`,
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
   ];
-  const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, simulatorStart, idleWorker }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   say(`\n${formatReport(report)}results: ${file}`);

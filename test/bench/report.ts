@@ -25,6 +25,8 @@ export interface Sizes {
   /** Untimed one-page runs before the first trial. */
   smallRunsWarmUp: number;
   smallRunsTrials: number;
+  /** Values of the fan-out tick, one one-page run each. */
+  fanOutValues: number;
 }
 
 /** A first run of the large query and its unchanged re-sync, measured back to back. */
@@ -47,6 +49,8 @@ export interface Measurements {
   /** The median trial of the one-page runs. */
   smallRuns: MeasuredRuns;
   smallTrials: MeasuredRuns[];
+  /** One tick of a fan-out query over `fanOutValues` values. */
+  fanOut: MeasuredRuns;
   simulatorStart: SimulatorStart;
   /** The built `feedsync worker`, idle after start and between runs. */
   idleWorker: IdleWorker;
@@ -110,6 +114,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     baselineRecordsPerS: round(m.baseline.recordsPerS),
     smallRunsPerS: round(m.smallRuns.runsPerS, 1),
     smallRunsTrialsPerS: m.smallTrials.map((trial) => round(trial.runsPerS, 1)).join(' / '),
+    fanOutRunsPerS: round(m.fanOut.runsPerS, 1),
     peakRss1mMB: round(peakRss1m, 1),
     peakRss100kMB: round(m.baseline.memory.peakRssMB, 1),
     peakRssLimit100MB: round(m.limit100.memory.peakRssMB, 1),
@@ -125,6 +130,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     resyncVsFirst: round(resyncRatio({ first: m.big, resync: m.resync }), 3),
     e2eVsNaive: round(m.big.recordsPerS / m.naive.recordsPerS, 2),
     rss1mVs100k: round(peakRss1m / m.baseline.memory.peakRssMB, 3),
+    fanOutVsOnePageRuns: round(m.fanOut.runsPerS / m.smallRuns.runsPerS, 3),
   };
   const targets: Target[] = [
     { name: 'e2e (limit 1000) vs min(raw fetch+parse, raw upsert)', wanted: '>= 0.6', value: ratios.e2eVsLimit, met: ratios.e2eVsLimit >= 0.6 },
@@ -133,6 +139,8 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     { name: `peak RSS ${n(sizes.big)} vs ${n(sizes.baseline)}`, wanted: '<= 1.25', value: ratios.rss1mVs100k, met: ratios.rss1mVs100k <= 1.25 },
     { name: `peak RSS ${n(sizes.big)} (MB)`, wanted: '< 300', value: figures.peakRss1mMB, met: figures.peakRss1mMB < 300 },
     { name: `${n(sizes.smallRuns)} one-page runs (runs/s)`, wanted: '>= 500', value: figures.smallRunsPerS, met: figures.smallRunsPerS >= 500 },
+    // A tick of N values must cost per run what N queries of a job do: nothing that grows with N.
+    { name: `fan-out of ${n(sizes.fanOutValues)} values vs ${n(sizes.smallRuns)} one-page runs (runs/s)`, wanted: '>= 0.8', value: ratios.fanOutVsOnePageRuns, met: ratios.fanOutVsOnePageRuns >= 0.8 },
     simulatorStartTarget(m.simulatorStart),
     ...idleWorkerTargets(m.idleWorker),
   ];
@@ -155,6 +163,7 @@ export function formatReport(report: Report): string {
     ['3', 'feedsync e2e, limit 100', `${n(m.limit100.records)} records`, run(m.limit100), `x${ratios.e2eLimit100VsLimit} of limit`],
     ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run${m.pairs.length > 1 ? `, median pair of x${figures.resyncVsFirstPairs}` : ''}`],
     ['5', 'one-page runs through the queue', `${n(m.smallRuns.runs)} runs, concurrency ${sizes.smallRunsConcurrency}`, `${m.smallRuns.runsPerS.toFixed(1)} runs/s (${m.smallRuns.seconds.toFixed(2)} s)`, `median of ${m.smallTrials.map((trial) => trial.runsPerS.toFixed(1)).join(' / ')}`],
+    ['5', 'fan-out: one tick of one-page runs, one per value', `${n(m.fanOut.runs)} values, concurrency ${sizes.smallRunsConcurrency}`, `${m.fanOut.runsPerS.toFixed(1)} runs/s (${m.fanOut.seconds.toFixed(2)} s)`, `x${ratios.fanOutVsOnePageRuns} of one-page runs`],
     ['6', `worker memory, ${n(sizes.baseline)} at limit 1000`, `${n(m.baseline.records)} records`, rss(m.baseline), run(m.baseline)],
     ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, `peak RSS ${peakRssOfBig(m).toFixed(0)} MB`, `x${ratios.rss1mVs100k} of ${n(sizes.baseline)}${m.pairs.length > 1 ? `, highest of ${m.pairs.map((pair) => pair.first.memory.peakRssMB.toFixed(0)).join(' / ')} MB` : ''}`],
     ['6', `worker memory, ${n(sizes.limit100)} at limit 100`, `${n(m.limit100.records)} records`, rss(m.limit100), ''],
@@ -174,6 +183,7 @@ versions: node ${report.versions.node}, PostgreSQL ${report.versions.postgres}, 
         ['unchanged re-sync', m.resync],
         ['e2e, limit 100', m.limit100],
         ['one-page runs (median trial)', m.smallRuns],
+        ['fan-out', m.fanOut],
       ] as const
     ).map(([label, r]) => [label, r.cpu.worker, r.cpu.postgres, r.cpu.redis, r.cpu.simulator]),
   );
