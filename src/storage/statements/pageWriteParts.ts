@@ -41,9 +41,17 @@ export const INSERT_DEAD_LETTERS = `dead_letters as (
       from run, unnest(:deadIndexes::int[], :deadKeys::text[], :deadReasons::text[], :deadRaws::text[]) as d(record_index, key, reason, raw)
     )`;
 
-/** Locks the run row if it still stands at :pagesBefore: every write of a page depends on it. */
-export const CLAIM_PAGE = `claim as (
-      select id from sync_runs where id = :runId::uuid and pages = :pagesBefore::int and status = 'running' for update
+/**
+ * Locks the run row if it still stands at :pagesBefore: every write of a page depends on it. The
+ * row is found by primary key alone and its status checked once it is locked: with `status =
+ * 'running'` in the lookup, a generic plan made while statistics said no run was unfinished walks
+ * the partial index of unfinished runs instead, through every run of a 10,000-value tick per page.
+ */
+export const CLAIM_PAGE = `locked_run as materialized (
+      select id, status from sync_runs where id = :runId::uuid and pages = :pagesBefore::int for update
+    ),
+    claim as (
+      select id from locked_run where status = 'running'
     )`;
 
 /** Inserts the page's envelope for the run the CTE `run` wrote. */
