@@ -16,13 +16,22 @@ export function defineConfig(config: ConfigInput): ConfigInput {
 
 /** Validates an already-read config tree; throws a ConfigError listing every problem. */
 export function parseConfig(tree: unknown, file: string, env: NodeJS.ProcessEnv = process.env): Config {
+  return parseTree(configSchema, tree, file, env);
+}
+
+/** Validates a config tree, or some of its sections, against a schema; throws a ConfigError listing every problem. */
+export function parseTree<Schema extends z.ZodType>(schema: Schema, tree: unknown, file: string, env: NodeJS.ProcessEnv): z.output<Schema> {
   // Interpolation and validation walk the tree recursively: a cycle would overflow the stack.
   const shapeProblem = treeShapeProblem(tree);
   if (shapeProblem) throw new ConfigError(file, [shapeProblem]);
   const problems: ConfigProblem[] = [];
   const interpolated = interpolateEnv(tree, env, problems);
-  const result = configSchema.safeParse(withEnvironmentDefaults(interpolated, env));
-  if (!result.success) problems.push(...result.error.issues.flatMap(problemsOf));
+  const result = schema.safeParse(withEnvironmentDefaults(interpolated, env));
+  if (!result.success) {
+    // An unset variable is reported once: not again as the empty value it left behind.
+    const unset = new Set(problems.map((problem) => problem.path));
+    problems.push(...result.error.issues.flatMap(problemsOf).filter((problem) => !unset.has(problem.path)));
+  }
   if (problems.length > 0 || !result.success) throw new ConfigError(file, problems);
   return result.data;
 }

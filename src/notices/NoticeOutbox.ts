@@ -1,12 +1,11 @@
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
-import { desc, eq, sql } from 'drizzle-orm';
 import { NOTICE_LEASE_MARGIN_MS } from '../config/bounds.js';
 import type { WebhookConfig } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type pg from 'pg';
 import { poolOf, type Database } from '../storage/database.js';
-import { notices } from '../storage/schema.js';
 import { columnsOf } from '../storage/columnsOf.js';
+import type { NoticeState } from './noticeLog.js';
 import { postNotice, type DeliveryAttempt } from './postNotice.js';
 import type { LeasedNoticeRow } from './statements/leasedNotice.js';
 import { findNextDue } from './statements/findNextDue.js';
@@ -14,26 +13,10 @@ import { leaseDueNotices } from './statements/leaseDueNotices.js';
 import { leaseNotice } from './statements/leaseNotice.js';
 import { recordDeliveryAttempts, type RecordDeliveryAttemptsParams } from './statements/recordDeliveryAttempts.js';
 
-export type NoticeState = 'pending' | 'delivered' | 'exhausted';
-
 /** How many delivery attempts ended in each state. */
 export type AttemptCounts = Record<NoticeState, number>;
 
 export const noAttempts = (): AttemptCounts => ({ delivered: 0, pending: 0, exhausted: 0 });
-
-export interface NoticeRow {
-  id: string;
-  /** What the notice reports: a run, or a job tick. */
-  runId: string | null;
-  tickId: string | null;
-  type: string;
-  state: NoticeState;
-  attempts: number;
-  createdAt: Date;
-  deliveredAt: Date | null;
-  nextAttemptAt: Date;
-  lastError: string | null;
-}
 
 export interface DeliveryResult {
   id: string;
@@ -134,31 +117,6 @@ export class NoticeOutbox {
   /** How long a sender holds leased notices before another may try them: longer than any attempt. */
   private leaseMs(): number {
     return this.webhook.timeoutMs + NOTICE_LEASE_MARGIN_MS;
-  }
-
-  async list(limit = 50): Promise<NoticeRow[]> {
-    return this.db
-      .select({
-        id: notices.id,
-        runId: notices.runId,
-        tickId: notices.tickId,
-        type: notices.type,
-        state: notices.state,
-        attempts: notices.attempts,
-        createdAt: notices.createdAt,
-        deliveredAt: notices.deliveredAt,
-        nextAttemptAt: notices.nextAttemptAt,
-        lastError: notices.lastError,
-      })
-      .from(notices)
-      .orderBy(desc(notices.createdAt))
-      .limit(limit);
-  }
-
-  /** Makes a notice (in any state) due again now: a manual replay. */
-  async redeliver(id: string): Promise<boolean> {
-    const updated = await this.db.update(notices).set({ state: 'pending', nextAttemptAt: sql`now()` }).where(eq(notices.id, id)).returning({ id: notices.id });
-    return updated.length > 0;
   }
 
   private scheduledDelay(attempts: number): number {

@@ -1,11 +1,14 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Queues } from '../jobs/queues.js';
 import type { Runtime } from './openRuntime.js';
+import { HistoryPages } from '../history/HistoryPages.js';
+import { RunHistory } from '../history/RunHistory.js';
 import { migrationStatus } from '../storage/migrationStatus.js';
+import { authorized, BASIC_CHALLENGE, type BasicCredentials } from './basicAuth.js';
+import { answerHistoryRequest } from './historyListener.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 
 export interface OpsServerOptions {
@@ -14,7 +17,7 @@ export interface OpsServerOptions {
   redis: Redis;
   metrics: FeedsyncMetrics;
   /** Required when the dashboard is enabled in the config. */
-  dashboardAuth?: { user: string; password: string };
+  dashboardAuth?: BasicCredentials;
 }
 
 interface Check {
@@ -46,42 +49,36 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   send(response, status, 'application/json; charset=utf-8', JSON.stringify(body));
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function basicAuth(user: string, password: string): RequestHandler {
+function basicAuth(credentials: BasicCredentials): RequestHandler {
   return (request, response, next) => {
-    const header = request.headers.authorization ?? '';
-    const [scheme, encoded] = header.split(' ');
-    const [givenUser, ...rest] = scheme === 'Basic' && encoded ? Buffer.from(encoded, 'base64').toString().split(':') : [];
-    if (givenUser !== undefined && sameSecret(givenUser, user) && sameSecret(rest.join(':'), password)) {
+    if (authorized(request.headers.authorization, credentials)) {
       next();
       return;
     }
-    response.set('WWW-Authenticate', 'Basic realm="feedsync"').status(401).json({ status: 'error', message: 'authentication required' });
+    response.set(BASIC_CHALLENGE).status(401).json({ status: 'error', message: 'authentication required' });
   };
 }
 
 /**
  * The worker's HTTP port: /metrics (Prometheus), /healthz (the process answers), /readyz (Redis,
- * Postgres and migrations), and the bull-board dashboard when enabled. The three endpoints are plain
+ * Postgres and migrations), and, when the dashboard is enabled, bull-board and the run history pages. The three endpoints are plain
  * node:http; express and bull-board are loaded only for the dashboard, so a worker without it does
  * not carry them.
  */
 export class OpsServer {
   private server: Server | undefined;
   /** Set when the config turns the dashboard on. */
-  private readonly dashboardAuth: { user: string; password: string } | undefined;
+  private readonly dashboardAuth: BasicCredentials | undefined;
   /** The dashboard's express app, once mounted. */
   private dashboard: RequestListener | undefined;
+  /** The run history pages, served with the dashboard. */
+  private readonly history: HistoryPages | undefined;
 
   constructor(private readonly options: OpsServerOptions) {
     if (options.runtime.config.worker.dashboard) {
       if (!options.dashboardAuth) throw new Error('worker.dashboard is on, but DASHBOARD_USER and DASHBOARD_PASSWORD are not set');
       this.dashboardAuth = options.dashboardAuth;
+      this.history = new HistoryPages({ history: new RunHistory(options.runtime.storage.pool), jobs: options.runtime.config.jobs });
     }
   }
 
@@ -117,6 +114,10 @@ export class OpsServer {
       return;
     }
     const reading = request.method === 'GET' || request.method === 'HEAD';
+    if (reading && this.history && path !== undefined && HistoryPages.serves(path)) {
+      await answerHistoryRequest(request, response, this.history, this.dashboardAuth!);
+      return;
+    }
     if (reading && path === '/healthz') {
       sendJson(response, 200, { status: 'ok', pid: process.pid, uptimeS: Math.round(process.uptime()) });
     } else if (reading && path === '/readyz') {
@@ -152,7 +153,7 @@ export class OpsServer {
 }
 
 /** The bull-board dashboard behind basic auth, as an express app; express and bull-board load only here. */
-async function mountDashboard(queues: Queues, auth: { user: string; password: string }): Promise<RequestListener> {
+async function mountDashboard(queues: Queues, auth: BasicCredentials): Promise<RequestListener> {
   const [{ default: express }, { createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
     import('express'),
     import('@bull-board/api'),
@@ -164,6 +165,6 @@ async function mountDashboard(queues: Queues, auth: { user: string; password: st
   createBullBoard({ queues: [new BullMQAdapter(queues.sync), new BullMQAdapter(queues.notify)], serverAdapter: adapter });
   const app = express();
   app.disable('x-powered-by');
-  app.use(DASHBOARD_PATH, basicAuth(auth.user, auth.password), adapter.getRouter() as RequestHandler);
+  app.use(DASHBOARD_PATH, basicAuth(auth), adapter.getRouter() as RequestHandler);
   return app;
 }

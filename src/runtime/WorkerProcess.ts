@@ -1,3 +1,4 @@
+import type { BasicCredentials } from './basicAuth.js';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { sharedRateLimits } from '../http/RedisRateLimiter.js';
@@ -23,7 +24,7 @@ export interface WorkerProcessOptions {
   /** Serve /metrics, /healthz, /readyz (and the dashboard when enabled) on `worker.httpPort`. */
   http?: boolean;
   /** Dashboard basic-auth credentials; the dashboard is served only when `worker.dashboard` is on. */
-  dashboardAuth?: { user: string; password: string };
+  dashboardAuth?: BasicCredentials;
 }
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;

@@ -14,6 +14,8 @@ export interface PageEnvelope {
   message: string;
   bytes: number;
   contentHash: string;
+  /** From the request sent to the body read, in ms. */
+  latencyMs: number;
 }
 
 /** A fetched page ready to store: its envelope and its selected records. */
@@ -74,6 +76,7 @@ export class PageWrites {
       body: page.raw,
       bytes: page.bytes,
       contentHash: page.contentHash,
+      latencyMs: Math.round(page.latencyMs),
       // Records Postgres cannot take reach here only when the query keeps them as dead letters.
       deadIndexes: records.invalid.map((record) => record.index),
       // Text cannot hold U+0000: a key that did (one reason a record is here) keeps its place with U+FFFD.

@@ -91,6 +91,8 @@ export const syncRuns = pgTable(
   (table) => [
     uniqueIndex('sync_runs_run_key_idx').on(table.runKey),
     index('sync_runs_job_started_idx').on(table.job, table.startedAt),
+    // The history page's runs of a job with one status, newest first.
+    index('sync_runs_job_status_started_idx').on(table.job, table.status, table.startedAt),
     // The overlap check looks for the few unfinished runs of a query among all its runs ever.
     index('sync_runs_unfinished_query_idx').on(table.job, table.queryKey).where(sql`${table.status} in ('queued', 'running', 'interrupted', 'retrying')`),
     // The reconciler's look for unfinished runs whose queue job may be gone, oldest first.
@@ -122,6 +124,8 @@ export const envelopes = pgTable(
     body: json('body').notNull(),
     bytes: integer('bytes').notNull(),
     contentHash: text('content_hash').notNull(),
+    /** From the request sent to the body read, in ms; null for pages stored before it was kept. */
+    latencyMs: integer('latency_ms'),
     fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('envelopes_run_page_idx').on(table.runId, table.pageSeq)],

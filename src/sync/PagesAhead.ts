@@ -8,7 +8,6 @@ import type { PageEnvelope } from '../storage/PageWrites.js';
  */
 export interface PreparedPage {
   envelope: PageEnvelope;
-  latencyMs: number;
   /** From the upstream's paging totals, when it gives them. */
   expectedTotal: number | undefined;
   advance: Advance;

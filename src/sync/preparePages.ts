@@ -65,8 +65,7 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
     }
     return {
       // Text columns cannot hold U+0000 either.
-      envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash },
-      latencyMs,
+      envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs },
       expectedTotal: readTotal(envelope.data, query.paging.totalPath),
       advance,
       records,

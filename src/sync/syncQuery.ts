@@ -145,7 +145,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<S
       const stored = await outlasting(options, log, () => options.store.pages.storePage(run.id, progress.pages, page, query.sourceName));
       progress.pageStored(stored, records, cursorValue);
       if (advance.done) stopReason = advance.reason;
-      log.debug({ page: progress.pages, records: records.keys.length, ...stored.counts, bytes: envelope.bytes, latencyMs: Math.round(prepared.latencyMs) }, 'page stored');
+      log.debug({ page: progress.pages, records: records.keys.length, ...stored.counts, bytes: envelope.bytes, latencyMs: Math.round(envelope.latencyMs) }, 'page stored');
       await options.onPage?.({ runId: run.id, pages: progress.pages, pageCounts: stored.counts, records: progress.records, expectedTotal: prepared.expectedTotal });
     }
     return stopReason;

@@ -54,8 +54,11 @@ afterAll(async () => {
   await database.drop();
 });
 
+/** Commands that read no config file: `config` takes its own argument, and the notice list reads only Postgres. */
+const takesConfig = (args: string[]) => args[0] !== 'config' && !(args[0] === 'notices' && args[1] !== 'redeliver');
+
 async function feedsync(...args: string[]) {
-  const process = startFeedsync([...args, ...(args[0] === 'config' ? [] : ['--config', configFile])], { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+  const process = startFeedsync([...args, ...(takesConfig(args) ? ['--config', configFile] : [])], { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
   const { code } = await process.exited;
   return { code, output: process.output() };
 }
@@ -239,6 +242,29 @@ describe('feedsync commands', () => {
     expect(status.runs.find((run) => run.runId === runId)).toMatchObject({ job: 'artists', status: 'succeeded', notice: 'delivered' });
     expect(status.queues.sync).toHaveProperty('waiting');
     expect(status.queues.sync.completed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('status and notices need only DATABASE_URL and REDIS_URL, not the upstreams’ variables', async () => {
+    const file = await writeConfig({
+      ...tree,
+      sources: { ...tree.sources, music: { ...tree.sources.music!, apiKey: '${STATUS_TEST_MUSIC_KEY}' } },
+      webhook: { ...tree.webhook!, uuid: '${STATUS_TEST_WEBHOOK_UUID}' },
+    });
+    const env = { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'warn' };
+    for (const args of [['status', '--json', '--config', file], ['notices', '--json']]) {
+      const process = startFeedsync(args, env);
+      const { code } = await process.exited;
+      expect(code, process.output()).toBe(0);
+    }
+  });
+
+  it('reports an unset variable once, by its path, not again as the empty value it leaves', async () => {
+    const file = await writeConfig({ ...tree, webhook: { ...tree.webhook!, baseUrl: '${STATUS_TEST_WEBHOOK_URL}' } });
+    const process = startFeedsync(['enqueue', 'artists', '--config', file], { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    const { code } = await process.exited;
+    expect(code).not.toBe(0);
+    expect(process.output()).toContain('webhook.baseUrl: environment variable STATUS_TEST_WEBHOOK_URL is not set');
+    expect(process.output().match(/webhook\.baseUrl/g)).toHaveLength(1);
   });
 
   it('notices lists notices and redeliver sends one again with the same webhook-id', async () => {

@@ -11,6 +11,7 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
     message: 'OK',
     bytes: raw.length,
     contentHash: 'h',
+    latencyMs: 12,
     kind,
     records: serialiseRecords(
       items.map((item) => String(item[keyField])),

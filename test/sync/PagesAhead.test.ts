@@ -11,8 +11,7 @@ function pagesUpTo(last: number) {
     expect(position.page).toBe(page);
     const advance = page >= last ? { done: true as const, reason: 'short_page' as const, position: at(page + 1) } : { done: false as const, position: at(page + 1) };
     return Promise.resolve({
-      envelope: { requestUrl: `page ${page}`, raw: '{}', status: 'success', message: '', bytes: 2, contentHash: '' },
-      latencyMs: 1,
+      envelope: { requestUrl: `page ${page}`, raw: '{}', status: 'success', message: '', bytes: 2, contentHash: '', latencyMs: 1 },
       expectedTotal: undefined,
       advance,
       records: serialiseRecords([], []),

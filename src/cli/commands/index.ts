@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerConfigCommand } from './configCheck.js';
 import { registerDemoCommand } from './demo.js';
 import { registerEnqueueCommand } from './enqueue.js';
+import { registerHistoryCommand } from './history.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerNoticesCommand } from './notices.js';
 import { registerRunCommand } from './run.js';
@@ -17,6 +18,7 @@ export function registerCommands(program: Command): void {
   registerWorkerCommands(program);
   registerStatusCommand(program);
   registerNoticesCommand(program);
+  registerHistoryCommand(program);
   registerConfigCommand(program);
   registerMigrateCommand(program);
   registerSimulateCommand(program);

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
+import { loadReadOnlySettings } from '../../config/readOnlySettings.js';
 import { openQueues, queueOutboxDrain, redisConnection } from '../../jobs/queues.js';
-import { NoticeOutbox } from '../../notices/NoticeOutbox.js';
-import { createLogger } from '../../observability/logger.js';
-import { openStorage } from '../../storage/database.js';
+import { listNotices, markForRedelivery } from '../../notices/noticeLog.js';
+import { openStorage, type Database } from '../../storage/database.js';
 import { integerFlag, requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
 import { terminalJson } from '../terminalText.js';
@@ -12,15 +12,13 @@ import { terminalJson } from '../terminalText.js';
 interface NoticesOptions {
   json?: boolean;
   limit: number;
-  config: string;
 }
 
-async function withOutbox<T>(configFile: string, use: (outbox: NoticeOutbox, config: Awaited<ReturnType<typeof loadConfig>>) => Promise<T>): Promise<T> {
-  const config = await loadConfig(configFile);
-  if (!config.webhook) throw new Error(`${configFile} has no webhook section, so there are no notices`);
+/** Runs `use` with the database; the notices commands need no upstream's settings. */
+async function withDatabase<T>(use: (db: Database) => Promise<T>): Promise<T> {
   const storage = openStorage(requireEnv('DATABASE_URL'), { max: 2 });
   try {
-    return await use(new NoticeOutbox(storage.db, config.webhook, createLogger()), config);
+    return await use(storage.db);
   } finally {
     await storage.close();
   }
@@ -33,10 +31,9 @@ export function registerNoticesCommand(program: Command): void {
     .description('notices, newest first, with their delivery state')
     .option('--json', 'print JSON instead of a table')
     .option('--limit <n>', 'how many, newest first', integerFlag('--limit', 0, INT32_MAX), 50)
-    .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action((options: NoticesOptions) =>
-      withOutbox(options.config, async (outbox) => {
-        const rows = await outbox.list(options.limit);
+      withDatabase(async (db) => {
+        const rows = await listNotices(db, options.limit);
         if (options.json || !process.stdout.isTTY) {
           process.stdout.write(`${terminalJson(rows)}\n`);
           return;
@@ -55,10 +52,11 @@ export function registerNoticesCommand(program: Command): void {
     .argument('<id>', 'notice id (webhook-id), e.g. msg_…')
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action((id: string, options: { config: string }) =>
-      withOutbox(options.config, async (outbox, config) => {
-        if (!(await outbox.redeliver(id))) throw new Error(`no notice with id ${id}`);
+      withDatabase(async (db) => {
+        const { worker } = await loadReadOnlySettings(options.config);
+        if (!(await markForRedelivery(db, id))) throw new Error(`no notice with id ${id}`);
         const connection = redisConnection(requireEnv('REDIS_URL'), 'producer');
-        const queues = openQueues(connection, config.worker);
+        const queues = openQueues(connection, worker);
         try {
           await queueOutboxDrain(queues);
         } finally {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
+import { loadReadOnlySettings } from '../../config/readOnlySettings.js';
 import { openQueues, redisConnection } from '../../jobs/queues.js';
 import { openStorage } from '../../storage/database.js';
 import { recentRuns } from '../../storage/recentRuns.js';
@@ -26,10 +27,10 @@ export function registerStatusCommand(program: Command): void {
     .option('--limit <n>', 'how many recent runs', integerFlag('--limit', 0, INT32_MAX), 20)
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (options: StatusOptions) => {
-      const config = await loadConfig(options.config);
+      const { worker } = await loadReadOnlySettings(options.config);
       const storage = openStorage(requireEnv('DATABASE_URL'), { max: 2 });
       const connection = redisConnection(requireEnv('REDIS_URL'), 'producer');
-      const queues = openQueues(connection, config.worker);
+      const queues = openQueues(connection, worker);
       try {
         const [ticks, runs, sync, notify, activeJobs] = await Promise.all([
           recentTicks(storage.db, options.limit),

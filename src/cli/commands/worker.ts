@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { WorkerProcess } from '../../runtime/WorkerProcess.js';
 import { requireEnv } from '../options.js';
+import { untilStopSignal } from '../stopSignal.js';
 
 interface ProcessOptions {
   config: string;
@@ -21,15 +22,7 @@ async function runUntilSignal(roles: { worker: boolean; scheduler: boolean }, op
     dashboardAuth: user && password ? { user, password } : undefined,
   });
   await feedsync.start();
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      feedsync.runtime.logger.info({ signal }, 'shutting down: draining current runs');
-      process.once(signal, () => process.exit(130));
-      resolve();
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
+  await untilStopSignal((signal) => feedsync.runtime.logger.info({ signal }, 'shutting down: draining current runs'));
   await feedsync.close();
 }
 

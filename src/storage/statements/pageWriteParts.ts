@@ -17,6 +17,7 @@ export interface PageWriteParams {
   body: string;
   bytes: number;
   contentHash: string;
+  latencyMs: number;
   /** Records of the page kept as dead letters (records.onInvalid: skip), one array element each. */
   deadIndexes: number[];
   deadKeys: string[];
@@ -56,6 +57,6 @@ export const CLAIM_PAGE = `locked_run as materialized (
 
 /** Inserts the page's envelope for the run the CTE `run` wrote. */
 export const INSERT_ENVELOPE = `envelope as (
-      insert into envelopes (run_id, page_seq, request_url, status, message, body, bytes, content_hash)
-      select id, :pagesBefore::int + 1, :requestUrl::text, :status::text, :message::text, :body::text::json, :bytes::int, :contentHash::text from run
+      insert into envelopes (run_id, page_seq, request_url, status, message, body, bytes, content_hash, latency_ms)
+      select id, :pagesBefore::int + 1, :requestUrl::text, :status::text, :message::text, :body::text::json, :bytes::int, :contentHash::text, :latencyMs::int from run
     )`;
