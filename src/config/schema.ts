@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { retentionSchema } from './retentionSchema.js';
 import { count, durationMs, integer, webhookTimeoutMs } from './bounds.js';
 import { authSchema } from './authSchema.js';
 import { reportInconsistencies, unreachableRetry } from './configConsistency.js';
@@ -106,6 +107,7 @@ export const sourceSchema = z
   errors: responseErrorsSchema.prefault({}),
   /** Sent with every request of the source (`format: json`); a job's or query's params of the same name win. */
   params: requestParams.default({}),
+  retention: retentionSchema.optional(),
 })
   .superRefine((source, ctx) => {
     if (source.apiKey === undefined && source.auth === undefined) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'is required: set auth (or apiKey, for a Bearer key); auth: {type: none} for an API without one' });
@@ -221,6 +223,7 @@ export const jobSchema = z.strictObject({
   qParam,
   records: recordOverrideSchema.optional(),
   paging: pagingOverrideSchema.optional(),
+  retention: retentionSchema.optional(),
   queries: z.array(querySchema).min(1, 'needs at least one query'),
 });
 

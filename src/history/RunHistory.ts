@@ -7,7 +7,8 @@ import { readLastTicks, type LastTickRow } from './statements/readLastTicks.js';
 import { readNoticeAttempts, type NoticeAttemptRow } from './statements/readNoticeAttempts.js';
 import { readPageMeta } from './statements/readPageMeta.js';
 import { readRun, type RunDetailRow } from './statements/readRun.js';
-import { readRunPages, type PageMetaRow } from './statements/readRunPages.js';
+import type { PageMetaRow } from '../storage/pageMeta.js';
+import { readRunPages } from './statements/readRunPages.js';
 import { readRunPageTotals, type PageTotalsRow } from './statements/readRunPageTotals.js';
 import type { RunListRow } from './statements/runListColumns.js';
 

@@ -1,3 +1,4 @@
+import { PageRetention } from '../storage/PageRetention.js';
 import type { BasicCredentials } from './basicAuth.js';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
@@ -79,7 +80,7 @@ export class WorkerProcess {
     const reconciler = syncWorker
       ? new RunReconciler(runtime, queues, shared, syncWorker.abandoned, { intervalMs: config.worker.reconcileIntervalMs, idleForMs: config.worker.reconcileAfterMs, changedWithinMs: config.worker.reconcileWithinMs })
       : undefined;
-    const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store, shared, runtime.logger) : undefined;
+    const scheduler = options.roles.scheduler ? new Scheduler(config, queues, runtime.store, shared, runtime.logger, new PageRetention(runtime.storage.pool)) : undefined;
     const ops = options.http ? new OpsServer({ runtime, queues, redis: shared, metrics, dashboardAuth: options.dashboardAuth }) : undefined;
     return new WorkerProcess(runtime, queues, connections, syncWorker, notifyWorker, scheduler, ops, reconciler);
   }

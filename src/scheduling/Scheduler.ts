@@ -4,10 +4,13 @@ import type { Config, JobConfig } from '../config/schema.js';
 import { launchTick } from '../jobs/launchTick.js';
 import type { Queues } from '../jobs/queues.js';
 import type { Logger } from '../observability/logger.js';
+import { envelopeRetentionOf, type PageRetention } from '../storage/PageRetention.js';
 import type { RunStore } from '../storage/RunStore.js';
 
 
 const MISSED_TICK_TOLERANCE_MS = 60_000;
+/** When stored pages are pruned, once a day, if any job has a retention policy (several schedulers prune alike, harmlessly). */
+const DAILY_PRUNE_CRON = '30 3 * * *';
 
 export interface TickResult {
   /** The tick's id; undefined when it had been started already, by another scheduler. */
@@ -34,6 +37,8 @@ export class Scheduler {
     private readonly store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>,
     private readonly redis: Redis,
     private readonly logger: Logger,
+    /** Applies the jobs' retention of stored pages daily; absent, nothing is pruned. */
+    private readonly retention?: PageRetention,
   ) {
     this.schedulesKey = `${config.worker.prefix}:schedules`;
   }
@@ -51,7 +56,20 @@ export class Scheduler {
       });
       this.tasks.push(task);
     }
-    this.logger.info({ schedules: this.tasks.length }, 'scheduler started');
+    const schedules = this.tasks.length;
+    const retains = this.config.jobs.some((job) => Object.keys(envelopeRetentionOf(this.config, job)).length > 0);
+    if (this.retention && retains) this.tasks.push(cron.schedule(DAILY_PRUNE_CRON, () => this.prune(), { timezone: 'UTC', name: 'feedsync-prune' }));
+    this.logger.info({ schedules, dailyPrune: this.tasks.length > schedules }, 'scheduler started');
+  }
+
+  /** Prunes stored pages by the jobs' retention policies. Never throws: a failure is logged. */
+  async prune(): Promise<void> {
+    try {
+      const pruned = await this.retention!.prune(this.config);
+      this.logger.info({ envelopes: pruned.envelopes, bodies: pruned.bodies, bytes: pruned.bytes }, 'stored pages pruned');
+    } catch (error) {
+      this.logger.error({ err: error }, 'pruning stored pages failed; tried again tomorrow');
+    }
   }
 
   async stop(): Promise<void> {

@@ -13,7 +13,7 @@ export const jobTicks = pgTable(
     /** Idempotency key: one tick per (job, scheduled time), or per manual request. */
     tickKey: text('tick_key').notNull(),
     job: text('job').notNull(),
-    trigger: text('trigger', { enum: ['schedule', 'enqueue', 'run'] }).notNull(),
+    trigger: text('trigger', { enum: ['schedule', 'enqueue', 'run', 'replay'] }).notNull(),
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
     status: text('status', { enum: ['running', 'succeeded', 'partial', 'failed'] }).notNull().default('running'),
     /** Runs the tick is made of, skipped ones included. */
@@ -103,7 +103,21 @@ export const syncRuns = pgTable(
   ],
 );
 
-/** Each page's envelope as received. */
+/**
+ * Page bodies exactly as received (but for a configured secret an upstream echoed), each stored
+ * once however many runs received it: a re-sync of unchanged data adds envelope rows, not pages.
+ * `json`, not `jsonb`: it keeps the bytes (a `\u0000` escape, a number beyond 2^53), and
+ * validating text costs Postgres a fraction of building jsonb from a page of a thousand records.
+ */
+export const pageBodies = pgTable('page_bodies', {
+  /** sha256 of the body, hex. */
+  contentHash: text('content_hash').primaryKey(),
+  body: json('body').notNull(),
+  bytes: integer('bytes').notNull(),
+  storedAt: timestamp('stored_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Each page a run received: where and when, and its body by hash. */
 export const envelopes = pgTable(
   'envelopes',
   {
@@ -116,19 +130,20 @@ export const envelopes = pgTable(
     requestUrl: text('request_url').notNull(),
     status: text('status').notNull(),
     message: text('message').notNull(),
-    /**
-     * The envelope exactly as received, `{status, data, message}`. `json`, not `jsonb`: it keeps
-     * the bytes, and validating text costs Postgres a fraction of building jsonb from a page of
-     * a thousand records (which `records` does already, once per changed record).
-     */
-    body: json('body').notNull(),
     bytes: integer('bytes').notNull(),
-    contentHash: text('content_hash').notNull(),
+    /** The body, in page_bodies; a body is removed only once no envelope refers to it. */
+    contentHash: text('content_hash')
+      .notNull()
+      .references(() => pageBodies.contentHash),
     /** From the request sent to the body read, in ms; null for pages stored before it was kept. */
     latencyMs: integer('latency_ms'),
     fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('envelopes_run_page_idx').on(table.runId, table.pageSeq)],
+  (table) => [
+    uniqueIndex('envelopes_run_page_idx').on(table.runId, table.pageSeq),
+    // Whether a body is still referred to: for pruning, and for the foreign key's check when one is removed.
+    index('envelopes_content_hash_idx').on(table.contentHash),
+  ],
 );
 
 /**

@@ -1,7 +1,7 @@
 import type { RunIdentity } from './runState.js';
 
-/** What started a tick: its job's schedule, `feedsync enqueue`, or `feedsync run`. */
-export type TickTrigger = 'schedule' | 'enqueue' | 'run';
+/** What started a tick: its job's schedule, `feedsync enqueue`, `feedsync run`, or `feedsync replay`. */
+export type TickTrigger = 'schedule' | 'enqueue' | 'run' | 'replay';
 
 export type TickStatus = 'running' | 'succeeded' | 'partial' | 'failed';
 

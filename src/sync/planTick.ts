@@ -8,7 +8,7 @@ import type { TickPlan, TickTrigger } from '../storage/tickState.js';
 import { inProcessRunKey, manualTickKey, queuedRunKey, scheduledTickKey, tickRunKey } from './runKeys.js';
 
 export interface TickRequest {
-  trigger: TickTrigger;
+  trigger: Exclude<TickTrigger, 'replay'>;
   /** For a schedule's tick: the time it fired for, the same in every scheduler. */
   scheduledFor?: Date;
   /** Only this query (its index), not every query of the job. */

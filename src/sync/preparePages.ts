@@ -7,11 +7,10 @@ import type { Logger } from '../observability/logger.js';
 import { getPath } from '../config/dotPath.js';
 import type { Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
-import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import { withoutNulChars } from '../storage/nulChars.js';
-import { serialiseRecords } from '../storage/serialiseRecords.js';
 import type { FetchPreparedPage } from './PagesAhead.js';
+import { pageRecords } from './pageRecords.js';
 import { maxValue } from './RunCheckpoint.js';
 
 export interface PreparePagesOptions {
@@ -53,16 +52,7 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
       items = items.filter((_, index) => fresh[index]);
       keys = keys.filter((_, index) => fresh[index]);
     }
-    const records = serialiseRecords(keys, items, selected.filtered);
-    const first = records.invalid[0];
-    if (first && query.records.onInvalid === 'fail') {
-      const more = records.invalid.length > 1 ? ` (and ${records.invalid.length - 1} more in this page)` : '';
-      throw new RecordShapeError(query.sourceName, `record ${first.index} (key ${JSON.stringify(first.key)}) at data.${query.records.path} cannot be stored: ${first.reason}${more}; set records.onInvalid: skip to keep such records in dead_letters and store the rest`);
-    }
-    if (records.invalid.length + records.collapsed + records.nulsRemoved > 0) {
-      const skipped = records.invalid.map(({ index, key, reason }) => ({ index, key, reason }));
-      log.warn({ page, skipped, collapsed: records.collapsed, nulsRemoved: records.nulsRemoved }, 'page records not stored as sent: skipped, collapsed as duplicate keys, or NULs removed');
-    }
+    const records = pageRecords(query, keys, items, selected.filtered, log.child({ page }));
     return {
       // Text columns cannot hold U+0000 either.
       envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs },

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * A run key makes a run happen once and says who asked for it: a schedule tick or `enqueue`
  * (runs of the queue, each with a BullMQ job of the same id), or `feedsync run` in its own
@@ -36,3 +38,13 @@ export function manualTickKey(trigger: 'enqueue' | 'run', job: string, tickId: s
 
 /** SQL `like` patterns of the run keys that have a queue job: only those runs can lose it. */
 export const QUEUED_RUN_KEY_PATTERNS = ['tick/%', 'manual/%'];
+
+/** A replay tick's key up to its generation: one replay of a selection runs at a time, and a crashed one is found by it. */
+export function replayTickKeyPrefix(job: string, selection: string): string {
+  return `replay/${job}/${createHash('sha256').update(selection).digest('hex').slice(0, 16)}/`;
+}
+
+/** A replay run's key: its tick's, and the query it replays. */
+export function replayRunKey(job: string, queryIndex: number, tickId: string): string {
+  return `replay/${job}/${queryIndex}/${tickId}`;
+}

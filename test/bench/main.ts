@@ -19,6 +19,7 @@ import { buildReport, formatReport, resyncRatio, type RunPair, type Sizes } from
 import { emptyFeedsyncTables } from './settleDatabase.js';
 import { startSimulatorProcess, type SimulatorUrls } from './simulatorProcess.js';
 import { measureSimulatorStart } from './simulatorStart.js';
+import { measureStorageGrowth } from './storageGrowth.js';
 import type { TxQuery } from './txPages.js';
 import { measureUpsert } from './upsertLimit.js';
 
@@ -29,8 +30,8 @@ const cpuProfDir = profileAt >= 0 ? args[profileAt + 1] : undefined;
 const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
 
 const SIZES: Sizes = quick
-  ? { big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1, fanOutValues: 2_000 }
-  : { big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3, fanOutValues: 10_000 };
+  ? { big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1, fanOutValues: 2_000, storageResyncs: 5 }
+  : { big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3, fanOutValues: 10_000, storageResyncs: 5 };
 
 /** The element whose `value` is the median (the lower middle one for an even count). */
 function median<T>(items: readonly T[], value: (item: T) => number): T {
@@ -106,6 +107,7 @@ try {
   // The machine's speed drifts by tens of percent within minutes; the median pair's first run and
   // re-sync, measured back to back, speak for items 3 and 4.
   const { first: big, resync } = median(pairs, resyncRatio);
+  const storage = await measureStorageGrowth(databaseUrl, expectedRecords(BIG), SIZES.storageResyncs, (label, expectedNew) => txRun(label, BIG, expectedNew));
   const baseline = await txRun(`6. memory baseline: ${expectedRecords(BASELINE)} txs at limit 1000`, BASELINE, expectedRecords(BASELINE));
   const limit100 = await txRun(`3. feedsync end to end: ${expectedRecords(LIMIT100)} txs at limit 100`, LIMIT100, expectedRecords(LIMIT100));
 
@@ -160,13 +162,14 @@ try {
     'every measured phase runs in a fresh worker process (WorkerProcess via test/bench/benchWorker.ts under tsx), the one-page trials all in one; peak RSS is its VmHWM',
     `worker concurrency: 2 for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs; notices are delivered by the notify queue's drains, webhook.concurrency (10) at a time`,
     `one-page runs: ${SIZES.smallRunsTrials} trial(s) of ${SIZES.smallRuns} runs, one after another in one worker process, each on blocks of its own; the figure is the median trial. Before the first, ${SIZES.smallRunsWarmUp} untimed warm-up runs; before each, VACUUM (ANALYZE): the worker's code compiled and its cached plans made for tables of a live size, as in a worker that has run a while`,
+    `storage: feedsync's tables (with indexes and TOAST) after one sync of ${expectedRecords(BIG)} txs into empty tables, then after ${SIZES.storageResyncs} unchanged re-syncs of the same query, each in a fresh worker process; each page body is stored once (page_bodies), a re-sync adds envelope rows`,
     `fan-out: one tick of a query with forEach over ${SIZES.fanOutValues} blocks (one one-page run each, each run's notice too, as for the one-page runs), in a fresh worker process after the same warm-up; from the enqueue (which opens the tick and its runs in Postgres and queues them in bulk) to the last run's notice`,
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
   ];
-  const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   say(`\n${formatReport(report)}results: ${file}`);

@@ -6,6 +6,7 @@ import type { MeasuredRuns } from './measureRuns.js';
 import type { NaiveLoop } from './naiveLoop.js';
 import type { QueueLimit } from './queueLimit.js';
 import { simulatorStartRow, simulatorStartTarget, type SimulatorStart } from './simulatorStart.js';
+import { storageGrowthRatio, storageGrowthRow, storageGrowthTarget, type StorageGrowth } from './storageGrowth.js';
 import type { UpsertLimit } from './upsertLimit.js';
 
 export interface Sizes {
@@ -27,6 +28,8 @@ export interface Sizes {
   smallRunsTrials: number;
   /** Values of the fan-out tick, one one-page run each. */
   fanOutValues: number;
+  /** Unchanged re-syncs of the 1M query after one sync, for the storage figure. */
+  storageResyncs: number;
 }
 
 /** A first run of the large query and its unchanged re-sync, measured back to back. */
@@ -54,6 +57,8 @@ export interface Measurements {
   simulatorStart: SimulatorStart;
   /** The built `feedsync worker`, idle after start and between runs. */
   idleWorker: IdleWorker;
+  /** feedsync's tables after one sync and after unchanged re-syncs. */
+  storage: StorageGrowth;
 }
 
 export interface Target {
@@ -123,6 +128,8 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     idleRssMB: round(m.big.memory.idleRssMB, 1),
     idleWorkerBeforeRunsRssMB: round(m.idleWorker.beforeRunsRssMB, 1),
     idleWorkerBetweenRunsRssMB: round(m.idleWorker.betweenRunsRssMB, 1),
+    storageAfterFirstMB: round(m.storage.afterFirstMB, 1),
+    storageAfterResyncsMB: round(m.storage.afterResyncsMB, 1),
   };
   const ratios = {
     e2eVsLimit: round(m.big.recordsPerS / limit, 3),
@@ -131,6 +138,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     e2eVsNaive: round(m.big.recordsPerS / m.naive.recordsPerS, 2),
     rss1mVs100k: round(peakRss1m / m.baseline.memory.peakRssMB, 3),
     fanOutVsOnePageRuns: round(m.fanOut.runsPerS / m.smallRuns.runsPerS, 3),
+    storageResyncsVsFirst: storageGrowthRatio(m.storage),
   };
   const targets: Target[] = [
     { name: 'e2e (limit 1000) vs min(raw fetch+parse, raw upsert)', wanted: '>= 0.6', value: ratios.e2eVsLimit, met: ratios.e2eVsLimit >= 0.6 },
@@ -141,6 +149,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     { name: `${n(sizes.smallRuns)} one-page runs (runs/s)`, wanted: '>= 500', value: figures.smallRunsPerS, met: figures.smallRunsPerS >= 500 },
     // A tick of N values must cost per run what N queries of a job do: nothing that grows with N.
     { name: `fan-out of ${n(sizes.fanOutValues)} values vs ${n(sizes.smallRuns)} one-page runs (runs/s)`, wanted: '>= 0.8', value: ratios.fanOutVsOnePageRuns, met: ratios.fanOutVsOnePageRuns >= 0.8 },
+    storageGrowthTarget(m.storage),
     simulatorStartTarget(m.simulatorStart),
     ...idleWorkerTargets(m.idleWorker),
   ];
@@ -168,6 +177,7 @@ export function formatReport(report: Report): string {
     ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, `peak RSS ${peakRssOfBig(m).toFixed(0)} MB`, `x${ratios.rss1mVs100k} of ${n(sizes.baseline)}${m.pairs.length > 1 ? `, highest of ${m.pairs.map((pair) => pair.first.memory.peakRssMB.toFixed(0)).join(' / ')} MB` : ''}`],
     ['6', `worker memory, ${n(sizes.limit100)} at limit 100`, `${n(m.limit100.records)} records`, rss(m.limit100), ''],
     ['6', 'worker memory, re-sync / one-page runs', '', `peak RSS ${m.resync.memory.peakRssMB.toFixed(0)} MB / ${m.smallRuns.memory.peakRssMB.toFixed(0)} MB`, ''],
+    storageGrowthRow(m.storage),
     simulatorStartRow(m.simulatorStart),
     idleWorkerRow(m.idleWorker),
   ];

@@ -1,6 +1,9 @@
 import pg from 'pg';
 
-const TABLES = ['records', 'envelopes', 'dead_letters', 'sync_runs', 'job_ticks', 'notices', 'notice_attempts'];
+const TABLES = ['records', 'envelopes', 'page_bodies', 'dead_letters', 'sync_runs', 'job_ticks', 'notices', 'notice_attempts'];
+
+/** Every table of feedsync's. */
+export const FEEDSYNC_TABLES = [...TABLES, 'incremental_cursors'];
 
 /**
  * Between measured phases (untimed): vacuum and analyze feedsync's tables and checkpoint, so
@@ -28,7 +31,7 @@ export async function emptyFeedsyncTables(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-bench-empty' });
   await client.connect();
   try {
-    await client.query(`truncate ${[...TABLES, 'incremental_cursors'].join(', ')}`);
+    await client.query(`truncate ${FEEDSYNC_TABLES.join(', ')}`);
   } finally {
     await client.end();
   }

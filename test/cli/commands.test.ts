@@ -244,6 +244,44 @@ describe('feedsync commands', () => {
     expect(status.queues.sync.completed).toBeGreaterThanOrEqual(1);
   });
 
+  it('replay rebuilds a job’s records from its stored pages, printing each replay run and the tick', async () => {
+    const ran = await feedsync('run', 'artists');
+    expect(ran.code, ran.output).toBe(0);
+    const { code, output } = await feedsync('replay', '--job', 'artists');
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/artists replay run [0-9a-f-]{36}: succeeded; \d+ pages, 0 new, 0 updated, \d+ unchanged/);
+  });
+
+  it('replay says so and exits 0 when a job has no stored pages, and needs --job or --kind', async () => {
+    const none = await feedsync('replay', '--job', 'artists', '--since', '2999-01-01');
+    expect(none.code, none.output).toBe(0);
+    expect(none.output).toContain('artists: no stored pages to replay since 2999-01-01T00:00:00.000Z');
+    const neither = await feedsync('replay');
+    expect(neither.code).not.toBe(0);
+    expect(neither.output).toContain('replay needs either --job or --kind');
+    const unknownKind = await feedsync('replay', '--kind', 'nope');
+    expect(unknownKind.code).not.toBe(0);
+    expect(unknownKind.output).toContain('--kind nope: no query of the config stores records of that kind (it has artist, listen)');
+  });
+
+  it('prune --dry-run prints what the jobs’ retention would remove and removes nothing; prune removes it', async () => {
+    for (let n = 0; n < 2; n++) expect((await feedsync('run', 'artists')).code).toBe(0);
+    const jobs = tree.jobs.map((job) => (job.name === 'artists' ? { ...job, retention: { envelopes: { keepLastRuns: 1 } } } : job));
+    const file = await writeConfig({ ...tree, jobs });
+    const envelopes = async () => Number((await database.pool.query<{ n: string }>(`select count(*) as n from envelopes e join sync_runs r on r.id = e.run_id where r.job = 'artists'`)).rows[0]!.n);
+    const before = await envelopes();
+    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'warn' };
+    const dry = startFeedsync(['prune', '--dry-run', '--config', file], env);
+    expect((await dry.exited).code, dry.output()).toBe(0);
+    const planned = Number(/would remove (\d+) envelopes/.exec(dry.output())?.[1]);
+    expect(planned).toBeGreaterThan(0);
+    expect(await envelopes()).toBe(before);
+    const pruned = startFeedsync(['prune', '--config', file], env);
+    expect((await pruned.exited).code, pruned.output()).toBe(0);
+    expect(pruned.output()).toContain(`removed ${planned} envelopes`);
+    expect(await envelopes()).toBe(before - planned);
+  });
+
   it('status and notices need only DATABASE_URL and REDIS_URL, not the upstreams’ variables', async () => {
     const file = await writeConfig({
       ...tree,

@@ -106,6 +106,10 @@ const rows: Row[] = [
   { what: 'a data path that is not a dot path', edit: (t) => (t.sources.music.response = { dataPath: 'a..b' }), path: 'sources.music.response.dataPath', message: /must be "\." \(the whole value\) or a dot path/ },
   { what: 'a skip condition with both equals and exists', edit: (t) => (t.jobs[0]!.records = { path: 'x', kind: 'artist', skip: { path: 'date', equals: 1, exists: true } }), path: 'jobs[0].records.skip', message: /needs exactly one of equals or exists/ },
 
+  // Retention of stored pages
+  { what: 'a retention keeping no runs', edit: (t) => (t.jobs[0]!.retention = { envelopes: { keepLastRuns: 0 } }), path: 'jobs[0].retention.envelopes.keepLastRuns', message: /must be at least 1/ },
+  { what: 'a source retention with an unknown setting', edit: (t) => (t.sources.music.retention = { envelopes: { maxAge: 7 } }), path: 'sources.music.retention.envelopes', message: /maxAge/ },
+
   // C2. Fan-out
   { what: 'a forEach with both kind and values', edit: (t) => fanOut(t, { kind: 'artist', field: 'id', values: ['a'] }), path: 'jobs[0].queries[0].forEach', message: /sets both kind and values/ },
   { what: 'a forEach with neither kind nor values', edit: (t) => fanOut(t, { param: 'user' }), path: 'jobs[0].queries[0].forEach', message: /needs kind and field .* or values/ },

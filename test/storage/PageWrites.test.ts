@@ -23,6 +23,38 @@ const storedValues = async (kind: string) =>
   (await database.pool.query<{ value: string }>(`select payload->>'value' as value from records where kind = $1 order by key`, [kind])).rows.map((row) => row.value);
 const envelopeCount = async (runId: string) => Number((await database.pool.query<{ n: string }>('select count(*) as n from envelopes where run_id = $1', [runId])).rows[0]!.n);
 
+const bodiesOf = async (runIds: string[]) =>
+  (
+    await database.pool.query<{ content_hash: string; body: string; stored: number }>(
+      `select e.content_hash, b.body::text as body, (select count(*)::int from page_bodies p where p.content_hash = e.content_hash) as stored
+        from envelopes e join page_bodies b using (content_hash) where e.run_id = any($1::uuid[]) order by e.run_id, e.page_seq`,
+      [runIds],
+    )
+  ).rows;
+
+describe('PageWrites.storePage: page bodies', () => {
+  it('stores a body once however many runs receive it, each envelope referring to it by hash', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const same = page(kind, txs(['1', '2']));
+    const runs = [await claimRun(), await claimRun(), await claimRun()];
+    for (const run of runs) await store.pages.storePage(run.id, 0, same, 'explorer');
+    const rows = await bodiesOf(runs.map((run) => run.id));
+    expect(rows).toHaveLength(3);
+    expect(new Set(rows.map((row) => row.content_hash))).toEqual(new Set([same.contentHash]));
+    expect(rows.every((row) => row.stored === 1 && row.body === same.raw)).toBe(true);
+  });
+
+  it('stores a body of other bytes apart, under its own hash', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const [first, second] = [await claimRun(), await claimRun()];
+    await store.pages.storePage(first.id, 0, page(kind, txs(['1'])), 'explorer');
+    await store.pages.storePage(second.id, 0, page(kind, txs(['1b'])), 'explorer');
+    const rows = await bodiesOf([first.id, second.id]);
+    expect(new Set(rows.map((row) => row.content_hash)).size).toBe(2);
+    expect(rows.map((row) => JSON.parse(row.body) as unknown)).toEqual(expect.arrayContaining([expect.objectContaining({ data: { result: [{ hash: '0x0', value: '1b' }] } })]));
+  });
+});
+
 describe('PageWrites.storePage', () => {
   it('stores a re-read page whose records are all unchanged: envelope and checkpoint, no record rewritten', async () => {
     const kind = `tx-${randomUUID()}`;

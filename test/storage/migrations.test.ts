@@ -23,16 +23,7 @@ describe('migrations', () => {
   }, 60_000);
 
   it('keep the pages stored before envelopes.body: each envelope is put back together from its columns', async () => {
-    // The migrations as they stood before 0002_envelope_body.
-    const older = await scratchDir('migrations');
-    await cp(MIGRATIONS_FOLDER, older, { recursive: true });
-    const journalFile = join(older, 'meta', '_journal.json');
-    const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
-    const since = journal.entries.findIndex((entry) => entry.tag === '0002_envelope_body');
-    for (const entry of journal.entries.slice(since)) await rm(join(older, `${entry.tag}.sql`));
-    journal.entries = journal.entries.slice(0, since);
-    await writeFile(journalFile, JSON.stringify(journal));
-    const database = await createTestDatabase(older);
+    const database = await databaseBefore('0002_envelope_body');
     try {
       const run = await database.pool.query<{ id: string }>(`insert into sync_runs (run_key, job, source, query_index, query_key, query) values ('k', 'j', 's', 0, 'q', '{}') returning id`);
       await database.pool.query(
@@ -42,8 +33,35 @@ describe('migrations', () => {
 
       await migrateDatabase(database.url);
 
-      const { rows } = await database.pool.query<{ body: unknown }>('select body from envelopes');
+      const { rows } = await database.pool.query<{ body: unknown }>('select b.body from envelopes e join page_bodies b using (content_hash)');
       expect(rows.map((row) => row.body)).toEqual([{ status: 'success', data: { result: [{ hash: '0xaa' }] }, message: 'OK' }]);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('move the bodies stored before page_bodies there, one row per hash, each envelope still reaching its own', async () => {
+    const database = await databaseBefore('0011_page_bodies');
+    try {
+      const run = await database.pool.query<{ id: string }>(`insert into sync_runs (run_key, job, source, query_index, query_key, query) values ('k', 'j', 's', 0, 'q', '{}') returning id`);
+      const same = '{"status":"success","data":{"result":[1]},"message":"OK"}';
+      const other = '{"status":"success","data":{"result":[2]},"message":"OK"}';
+      for (const [seq, body, hash] of [[1, same, 'h1'], [2, same, 'h1'], [3, other, 'h2']] as const) {
+        await database.pool.query(
+          `insert into envelopes (run_id, page_seq, request_url, status, message, body, bytes, content_hash) values ($1, $2, 'http://x/api', 'success', 'OK', $3, $4, $5)`,
+          [run.rows[0]!.id, seq, body, body.length, hash],
+        );
+      }
+
+      await migrateDatabase(database.url);
+
+      const { rows } = await database.pool.query<{ page_seq: number; body: string }>('select e.page_seq, b.body::text as body from envelopes e join page_bodies b using (content_hash) order by e.page_seq');
+      expect(rows).toEqual([
+        { page_seq: 1, body: same },
+        { page_seq: 2, body: same },
+        { page_seq: 3, body: other },
+      ]);
+      expect((await database.pool.query('select 1 from page_bodies')).rowCount).toBe(2);
     } finally {
       await database.drop();
     }
@@ -66,8 +84,8 @@ describe('migrations', () => {
       );
     });
 
-    it('compress envelope pages with lz4', async () => {
-      const { rows } = await database.pool.query<{ c: string }>(`select attcompression as c from pg_attribute where attrelid = 'envelopes'::regclass and attname = 'body'`);
+    it('compress page bodies with lz4', async () => {
+      const { rows } = await database.pool.query<{ c: string }>(`select attcompression as c from pg_attribute where attrelid = 'page_bodies'::regclass and attname = 'body'`);
       expect(rows[0]?.c).toBe('l');
     });
 
@@ -83,3 +101,16 @@ describe('migrations', () => {
     });
   });
 });
+
+/** A database with the migrations as they stood before `tag`: to store rows as older versions did, then migrate. */
+async function databaseBefore(tag: string): Promise<TestDatabase> {
+  const older = await scratchDir('migrations');
+  await cp(MIGRATIONS_FOLDER, older, { recursive: true });
+  const journalFile = join(older, 'meta', '_journal.json');
+  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
+  const since = journal.entries.findIndex((entry) => entry.tag === tag);
+  for (const entry of journal.entries.slice(since)) await rm(join(older, `${entry.tag}.sql`));
+  journal.entries = journal.entries.slice(0, since);
+  await writeFile(journalFile, JSON.stringify(journal));
+  return createTestDatabase(older);
+}

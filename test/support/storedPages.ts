@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
 import type { PageToStore } from '../../src/storage/PageWrites.js';
 
@@ -10,7 +11,7 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
     status: 'success',
     message: 'OK',
     bytes: raw.length,
-    contentHash: 'h',
+    contentHash: createHash('sha256').update(raw).digest('hex'),
     latencyMs: 12,
     kind,
     records: serialiseRecords(

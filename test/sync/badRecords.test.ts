@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,23 @@ describe('records Postgres cannot take', () => {
   });
 });
 
+describe('pages kept as received', () => {
+  it('stores a page with a NUL escape and a number beyond 2^53 byte for byte, its size and hash those of what was received', async () => {
+    const name = randomUUID();
+    const raw = `{"status":"success","data":{"items":[{"id":"n","text":"a\\u0000b","gas":9007199254740993,"price":0.10000000000000000000001}]},"message":"OK"}`;
+    bodies.set(name, raw);
+    const { summary } = await sync(name);
+    expect(summary.status).toBe('succeeded');
+    const { rows } = await database.pool.query<{ body: string; bytes: number; content_hash: string }>(
+      'select b.body::text as body, e.bytes, e.content_hash from envelopes e join page_bodies b using (content_hash) where e.run_id = $1',
+      [summary.runId],
+    );
+    expect(rows).toEqual([{ body: raw, bytes: Buffer.byteLength(raw), content_hash: createHash('sha256').update(raw).digest('hex') }]);
+    const run = await database.pool.query<{ nul_chars_removed: number }>('select nul_chars_removed from sync_runs where id = $1', [summary.runId]);
+    expect(run.rows[0]!.nul_chars_removed).toBe(1);
+  });
+});
+
 describe('NULs outside records', () => {
   it('are kept out of the run row: an error envelope whose message holds one is recorded without it', async () => {
     const name = randomUUID();
@@ -140,7 +157,8 @@ describe('records stored other than as sent', () => {
     const { summary } = await sync(body);
     expect(summary.status).toBe('succeeded');
     const { rows } = await database.pool.query<{ v: string; nul_chars_removed: number; body: string }>(
-      `select r.payload->>'v' as v, s.nul_chars_removed, e.body::text as body from records r join sync_runs s on s.id = r.last_changed_run_id join envelopes e on e.run_id = s.id where s.id = $1`,
+      `select r.payload->>'v' as v, s.nul_chars_removed, b.body::text as body from records r join sync_runs s on s.id = r.last_changed_run_id
+        join envelopes e on e.run_id = s.id join page_bodies b on b.content_hash = e.content_hash where s.id = $1`,
       [summary.runId],
     );
     expect(rows).toEqual([{ v: 'ab', nul_chars_removed: 2, body: bodies.get(body) }]);

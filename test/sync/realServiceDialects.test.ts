@@ -44,8 +44,8 @@ async function syncOnce(query: ResolvedQuery) {
     const identity = { runKey: `test/${randomUUID()}`, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, queryKey: query.queryKey, query: { q: query.q ?? null, params: query.params } };
     const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger });
     const stored = await database.pool.query<{ text: string }>(
-      `select concat_ws(' ', r.query::text, r.error, r.checkpoint::text, string_agg(e.request_url || e.body::text, ' ')) as text
-       from sync_runs r left join envelopes e on e.run_id = r.id where r.id = $1 group by r.id`,
+      `select concat_ws(' ', r.query::text, r.error, r.checkpoint::text, string_agg(e.request_url || b.body::text, ' ')) as text
+       from sync_runs r left join envelopes e on e.run_id = r.id left join page_bodies b using (content_hash) where r.id = $1 group by r.id`,
       [summary.runId],
     );
     const filtered = await database.pool.query<{ n: number }>('select records_filtered as n from sync_runs where id = $1', [summary.runId]);

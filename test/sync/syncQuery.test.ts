@@ -76,7 +76,7 @@ describe('syncQuery', () => {
     const config = artistSearch('b');
     const summary = await sync(queryOf(config, 'artists'));
     const { rows } = await database.pool.query<{ url: string; body: string; bytes: number }>(
-      `select request_url as url, body::text as body, bytes from envelopes where run_id = $1 order by page_seq`,
+      `select e.request_url as url, b.body::text as body, e.bytes from envelopes e join page_bodies b using (content_hash) where e.run_id = $1 order by e.page_seq`,
       [summary.runId],
     );
     expect(rows).toHaveLength(summary.pages);

@@ -1,4 +1,5 @@
 import { NamedStatement } from '../../storage/namedStatement.js';
+import { PAGE_META_COLUMNS } from '../../storage/pageMeta.js';
 
 export interface ReadRunPagesParams {
   runId: string;
@@ -6,19 +7,6 @@ export interface ReadRunPagesParams {
   offset: number;
 }
 
-/** A stored page's metadata: never its body. */
-export interface PageMetaRow {
-  page_seq: number;
-  request_url: string;
-  status: string;
-  message: string;
-  bytes: number;
-  content_hash: string;
-  latency_ms: number | null;
-  fetched_at: Date;
-}
-
-export const PAGE_META_COLUMNS = 'page_seq, request_url, status, message, bytes, content_hash, latency_ms, fetched_at';
 
 /** A page of a run's stored pages, in page order, by the (run, page) index. */
 export const readRunPages = new NamedStatement<ReadRunPagesParams>(

@@ -55,8 +55,18 @@ export const CLAIM_PAGE = `locked_run as materialized (
       select id from locked_run where status = 'running'
     )`;
 
-/** Inserts the page's envelope for the run the CTE `run` wrote. */
-export const INSERT_ENVELOPE = `envelope as (
-      insert into envelopes (run_id, page_seq, request_url, status, message, body, bytes, content_hash, latency_ms)
-      select id, :pagesBefore::int + 1, :requestUrl::text, :status::text, :message::text, :body::text::json, :bytes::int, :contentHash::text, :latencyMs::int from run
+/**
+ * Inserts the page's envelope for the run the CTE `run` wrote, and its body unless a body with
+ * its hash is stored already: then the text is not even parsed, and the envelope refers to that
+ * one (the foreign key is checked at the statement's end, when both are in).
+ */
+export const INSERT_ENVELOPE = `page_body as (
+      insert into page_bodies (content_hash, body, bytes)
+      select :contentHash::text, :body::text::json, :bytes::int from run
+      where not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
+      on conflict (content_hash) do nothing
+    ),
+    envelope as (
+      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms)
+      select id, :pagesBefore::int + 1, :requestUrl::text, :status::text, :message::text, :bytes::int, :contentHash::text, :latencyMs::int from run
     )`;

@@ -64,7 +64,7 @@ function storePageSql(lookUpUnchanged: boolean): string {
 }
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v7', storePageSql(true));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v8', storePageSql(true));
 
 /** For pages expected to hold only new or changed records (a first sync). */
-export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v7', storePageSql(false));
+export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v8', storePageSql(false));

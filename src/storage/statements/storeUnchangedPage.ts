@@ -14,7 +14,7 @@ export interface StoreUnchangedPageRow {
  * payloads by storePage.
  */
 export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
-  'feedsync_store_unchanged_page_v5',
+  'feedsync_store_unchanged_page_v6',
   `with ${CLAIM_PAGE},
     changed as (
       select 1 from unnest(:keys::text[], :hashes::text[]) as n(key, hash)
