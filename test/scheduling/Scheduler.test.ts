@@ -6,8 +6,10 @@ import { resolveQuery } from '../../src/config/resolveQuery.js';
 import type { Config } from '../../src/config/schema.js';
 import { openQueues, type Queues } from '../../src/jobs/queues.js';
 import { Scheduler } from '../../src/scheduling/Scheduler.js';
+import { PageRetention } from '../../src/storage/PageRetention.js';
 import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { waitFor } from '../support/feedsyncProcess.js';
+import { pageOf } from '../support/storedPages.js';
 import { capturingLogger } from '../support/syncFixture.js';
 import { watchSyncQueueAdds } from '../support/syncQueueAdds.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -145,5 +147,43 @@ describe('Scheduler', () => {
     await scheduler.start();
     expect(Object.keys(await redis.hgetall(scheduler.schedulesKey))).toEqual(['artists']);
     expect(await queues.sync.getJobSchedulers()).toEqual([]);
+  });
+});
+
+describe('Scheduler: stored pages', () => {
+  /** A succeeded run of the artists job that stored one page marked so. */
+  async function storedRun(marker: string): Promise<string> {
+    const run = await store.claims.claim({ runKey: `prune-test/${randomBytes(6).toString('hex')}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: 'k', query: { q: 'a', params: {} } });
+    await store.pages.storePage(run.id, 0, pageOf('artist', [{ id: marker }], 'id'), 'music');
+    await store.finishes.finish(run.id, { status: 'succeeded' }, () => undefined);
+    return run.id;
+  }
+
+  it('prunes stored pages by the jobs’ retention in its daily prune, which it schedules only when a job has a policy', async () => {
+    const base = configWith('skip');
+    const config = { ...base, jobs: [{ ...artists(base), retention: { envelopes: { keepLastRuns: 1 } } }] };
+    const [older, newer] = [await storedRun('older'), await storedRun('newer')];
+    const { logger, lines } = capturingLogger('info');
+    const queues = openQueues(redis, config.worker);
+    const scheduler = new Scheduler(config, queues, store, redis, logger, new PageRetention(database.pool));
+    opened.push({ scheduler, queues });
+    await scheduler.start();
+    expect(lines.find((line) => line.includes('scheduler started'))).toContain('"dailyPrune":true');
+
+    await scheduler.prune();
+
+    const { rows } = await database.pool.query<{ run_id: string }>('select run_id from envelopes where run_id = any($1::uuid[])', [[older, newer]]);
+    expect(rows.map((row) => row.run_id)).toEqual([newer]);
+    expect(lines.find((line) => line.includes('stored pages pruned'))).toContain('"envelopes":1');
+  });
+
+  it('schedules no prune when no job has a retention policy', async () => {
+    const { logger, lines } = capturingLogger('info');
+    const config = configWith('skip');
+    const queues = openQueues(redis, config.worker);
+    const scheduler = new Scheduler(config, queues, store, redis, logger, new PageRetention(database.pool));
+    opened.push({ scheduler, queues });
+    await scheduler.start();
+    expect(lines.find((line) => line.includes('scheduler started'))).toContain('"dailyPrune":false');
   });
 });
