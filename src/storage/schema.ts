@@ -18,10 +18,12 @@ export const jobTicks = pgTable(
     status: text('status', { enum: ['running', 'succeeded', 'partial', 'failed'] }).notNull().default('running'),
     /** Runs the tick is made of, skipped ones included. */
     runsTotal: integer('runs_total').notNull(),
-    /** Runs that have ended: succeeded, failed for good, or skipped (the previous run of their query still running). */
+    /** Runs that have ended: succeeded, partial, failed for good, or skipped (the previous run of their query still running). */
     runsDone: integer('runs_done').notNull().default(0),
     runsSucceeded: integer('runs_succeeded').notNull().default(0),
     runsFailed: integer('runs_failed').notNull().default(0),
+    /** Runs that ended with part of their data: stopped at maxPages, at a stuck window, or short of the stated total. */
+    runsPartial: integer('runs_partial').notNull().default(0),
     runsSkipped: integer('runs_skipped').notNull().default(0),
     recordsNew: bigint('records_new', { mode: 'number' }).notNull().default(0),
     recordsUpdated: bigint('records_updated', { mode: 'number' }).notNull().default(0),
@@ -59,8 +61,9 @@ export const syncRuns = pgTable(
      * `queued`: created with its tick, not taken up by a worker yet.
      * `interrupted`: stopped by a shutdown after a stored page, waiting in the queue to resume.
      * `retrying`: failed with attempts left, waiting in the queue for its next. `failed` is final.
+     * `partial`: final, ended with part of the data (stop_reason and error say why).
      */
-    status: text('status', { enum: ['queued', 'running', 'interrupted', 'retrying', 'succeeded', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: ['queued', 'running', 'interrupted', 'retrying', 'succeeded', 'partial', 'failed'] }).notNull().default('running'),
     attempt: integer('attempt').notNull().default(1),
     /** Times the run's worker crashed mid-run (BullMQ found its job stalled), counted apart from attempts. */
     crashes: integer('crashes').notNull().default(0),
@@ -99,7 +102,7 @@ export const syncRuns = pgTable(
     index('sync_runs_unfinished_updated_idx').on(table.updatedAt).where(sql`${table.status} in ('queued', 'running', 'interrupted', 'retrying')`),
     // A tick's failed runs, for its notice; and its runs for status.
     index('sync_runs_tick_idx').on(table.tickId, table.status),
-    check('sync_runs_status_check', sql`${table.status} in ('queued', 'running', 'interrupted', 'retrying', 'succeeded', 'failed')`),
+    check('sync_runs_status_check', sql`${table.status} in ('queued', 'running', 'interrupted', 'retrying', 'succeeded', 'partial', 'failed')`),
   ],
 );
 
