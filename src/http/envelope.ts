@@ -1,4 +1,5 @@
 import { getPath } from '../config/dotPath.js';
+import { isExactNumber, parseJson, scalarText, stringifyJson } from '../config/exactJson.js';
 import type { ResponseShape } from './responses/ResponseShape.js';
 import { UpstreamError, type UpstreamErrorKind } from './UpstreamError.js';
 
@@ -27,18 +28,19 @@ export function excerptOf(raw: string): string {
 /** What a body holds at its top, for an error that says what was expected instead. */
 function describeBody(body: unknown): string {
   if (Array.isArray(body)) return 'a list';
-  if (body === null || typeof body !== 'object') return JSON.stringify(body);
+  if (body === null || typeof body !== 'object' || isExactNumber(body)) return stringifyJson(body);
   const keys = Object.keys(body);
   return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
 }
 
-const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined);
-
-/** Parses a body and reads it with `shape`; anything else is a `malformed` upstream error naming what was expected. */
+/**
+ * Parses a body, every number in it kept exactly (see parseJson), and reads it with `shape`;
+ * anything else is a `malformed` upstream error naming what was expected.
+ */
 export function readResponse(raw: string, shape: ResponseShape, source: string, status: number): ReadResponse {
   let body: unknown;
   try {
-    body = JSON.parse(raw);
+    body = parseJson(raw);
   } catch (error) {
     throw new UpstreamError('malformed', 'response is not JSON', { source, status, excerpt: excerptOf(raw), cause: error });
   }
@@ -46,14 +48,14 @@ export function readResponse(raw: string, shape: ResponseShape, source: string, 
     new UpstreamError('malformed', `response is not the ${shape.preset} shape: expected ${expected}; the body is ${describeBody(body)}`, { source, status, excerpt: excerptOf(raw) });
   const message = shape.messagePath === undefined ? undefined : getPath(body, shape.messagePath);
   if (message !== undefined && message !== null && typeof message !== 'string') throw malformed(`text at "${shape.messagePath}"`);
-  const errorCode = shape.errorCodePath === undefined ? undefined : textOf(getPath(body, shape.errorCodePath));
+  const errorCode = shape.errorCodePath === undefined ? undefined : scalarText(getPath(body, shape.errorCodePath));
   let statusText: string;
   let ok: boolean;
   if (shape.statusPath === undefined) {
     ok = errorCode === undefined;
     statusText = ok ? 'ok' : 'error';
   } else {
-    const value = textOf(getPath(body, shape.statusPath));
+    const value = scalarText(getPath(body, shape.statusPath));
     if (value === undefined) throw malformed(`a status at "${shape.statusPath}"`);
     statusText = value;
     ok = shape.successValues.includes(value);
@@ -67,7 +69,7 @@ export function readResponse(raw: string, shape: ResponseShape, source: string, 
 
 /** Text an upstream uses to explain an error: its message, its code, and its data when that is text (Etherscan's `result`). */
 function errorText(read: ReadResponse): string {
-  const details = [read.errorCode, textOf(read.envelope.data), textOf((read.envelope.data as Record<string, unknown> | null)?.result)];
+  const details = [read.errorCode, scalarText(read.envelope.data), scalarText((read.envelope.data as Record<string, unknown> | null)?.result)];
   return [read.envelope.message, ...details.filter((detail) => detail !== undefined)].join(' ').toLowerCase();
 }
 
@@ -103,7 +105,7 @@ export interface ErrorMessages {
 export function envelopeError(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages, source: string, status: number, raw: string): UpstreamError {
   const kind = errorKindOf(read, shape, messages) ?? 'rejected';
   const code = read.errorCode === undefined ? '' : `, code ${read.errorCode}`;
-  const data = textOf(read.envelope.data);
+  const data = scalarText(read.envelope.data);
   return new UpstreamError(kind, `error response (status "${read.envelope.status}"${code})`, {
     source,
     status,

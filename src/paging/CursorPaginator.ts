@@ -1,6 +1,7 @@
 import type { Advance, PagePosition, PageSummary } from './Paginator.js';
 import { LimitPaginator } from './LimitPaginator.js';
 import { getPath } from '../config/dotPath.js';
+import { scalarText } from '../config/exactJson.js';
 
 /** Follows the cursor each page gives at `cursorPath` in `data`, sent back as `cursorParam`; the first page goes without. */
 export class CursorPaginator extends LimitPaginator {
@@ -9,8 +10,8 @@ export class CursorPaginator extends LimitPaginator {
   }
 
   protected next(counted: PagePosition, page: PageSummary): Advance {
-    const cursor = this.config.cursorPath ? getPath(page.data, this.config.cursorPath) : undefined;
-    if (typeof cursor !== 'string' && typeof cursor !== 'number') return { done: true, reason: 'no_cursor', position: counted };
-    return { done: false, position: { ...counted, cursor: String(cursor) } };
+    const cursor = this.config.cursorPath ? scalarText(getPath(page.data, this.config.cursorPath)) : undefined;
+    if (cursor === undefined) return { done: true, reason: 'no_cursor', position: counted };
+    return { done: false, position: { ...counted, cursor } };
   }
 }

@@ -1,6 +1,7 @@
 import type { PagingConfig } from '../config/schema.js';
 import type { PageRequest } from '../http/SourceClient.js';
 import { getPath } from '../config/dotPath.js';
+import { scalarText } from '../config/exactJson.js';
 import { WindowStuckError, type Advance, type PagePosition, type PageSummary, type Paginator } from './Paginator.js';
 import type { RangePaginator } from './RangePaginator.js';
 
@@ -51,9 +52,8 @@ export class SlidingWindowPaginator implements Paginator {
     let value = next.boundaryValue;
     let keys = next.boundaryKeys ? [...next.boundaryKeys] : [];
     for (let index = 0; index < page.items.length; index++) {
-      const raw = getPath(page.items[index], this.window.field);
-      if (typeof raw !== 'string' && typeof raw !== 'number') continue;
-      const current = String(raw);
+      const current = scalarText(getPath(page.items[index], this.window.field));
+      if (current === undefined) continue;
       if (current !== value) {
         value = current;
         keys = [];

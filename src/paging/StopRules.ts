@@ -1,5 +1,6 @@
 import { getPath } from '../config/dotPath.js';
-import { readTotal } from './readTotal.js';
+import { numberOf } from '../config/exactJson.js';
+import { numberOrDigits, readTotal } from './readTotal.js';
 import type { PagingConfig } from '../config/schema.js';
 import type { PagePosition, PageSummary, StopReason } from './Paginator.js';
 
@@ -43,12 +44,11 @@ export class StopRules {
 
 /** `false`, or the text or number an upstream writes it as; a flag that is absent says nothing. */
 function isFalse(value: unknown): boolean {
-  return value === false || value === 0 || value === 'false' || value === '0';
+  return value === false || numberOf(value) === 0 || value === 'false' || value === '0';
 }
 
 /** A page count given as a number or as digits (Last.fm sends "7"); anything else never stops paging. */
 function countOf(value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
-  return Number.POSITIVE_INFINITY;
+  const count = numberOrDigits(value);
+  return count !== undefined && Number.isInteger(count) ? count : Number.POSITIVE_INFINITY;
 }

@@ -1,4 +1,5 @@
 import { getPath } from '../config/dotPath.js';
+import { numberOf } from '../config/exactJson.js';
 
 /**
  * The result total the upstream gives in `data`, from the first of `paths` that holds a
@@ -6,9 +7,13 @@ import { getPath } from '../config/dotPath.js';
  */
 export function readTotal(data: unknown, paths: readonly string[]): number | undefined {
   for (const path of paths) {
-    const value = getPath(data, path);
-    const total = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
+    const total = numberOrDigits(getPath(data, path));
     if (total !== undefined) return total;
   }
   return undefined;
+}
+
+/** A number (one kept exactly as its nearest JS number), or digits as text (Last.fm sends "7"); else undefined. */
+export function numberOrDigits(value: unknown): number | undefined {
+  return typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : undefined) : numberOf(value);
 }

@@ -1,4 +1,5 @@
 import { getPath } from '../config/dotPath.js';
+import { isExactNumber, numberOf, scalarText, stringifyJson } from '../config/exactJson.js';
 import type { RecordCondition } from '../config/recordSkipSchema.js';
 import type { RecordSelectorConfig } from '../config/schema.js';
 import { RecordShapeError } from './RecordShapeError.js';
@@ -10,12 +11,12 @@ export interface SelectedRecords {
   filtered: number;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !isExactNumber(value);
 
 /** What `data` holds, for an error that says where the records were looked for. */
 function describeData(data: unknown): string {
   if (Array.isArray(data)) return 'data is a list';
-  return isRecord(data) ? `data has: ${Object.keys(data).join(', ') || 'nothing'}` : `data is ${JSON.stringify(data)}`;
+  return isRecord(data) ? `data has: ${Object.keys(data).join(', ') || 'nothing'}` : `data is ${stringifyJson(data)}`;
 }
 
 /** Picks the records out of a response's data with the configured path, skip conditions and key. */
@@ -40,13 +41,12 @@ export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: 
 function matches(item: Record<string, unknown>, condition: RecordCondition): boolean {
   const value = getPath(item, condition.path);
   if (condition.exists !== undefined) return (value !== undefined) === condition.exists;
-  return value === condition.equals;
+  // A number kept exactly (1.50, 9007199254740993) equals the configured number it reads as, as parsed natively.
+  return (typeof condition.equals === 'number' ? numberOf(value) : value) === condition.equals;
 }
 
 function keyPart(item: object, part: string, q: string | undefined, index: number, where: string, source: string): string {
-  const key = part === '$query' ? q : getPath(item, part);
-  if (typeof key !== 'string' && typeof key !== 'number') {
-    throw new RecordShapeError(source, `record ${index} at ${where} has no key at "${part}"`);
-  }
-  return String(key);
+  const key = part === '$query' ? q : scalarText(getPath(item, part));
+  if (key === undefined) throw new RecordShapeError(source, `record ${index} at ${where} has no key at "${part}"`);
+  return key;
 }

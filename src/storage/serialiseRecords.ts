@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { stringifyJson } from '../config/exactJson.js';
 import { NUL_ESCAPE } from './nulChars.js';
 
 /** A record that cannot be stored as it is, and why. */
@@ -14,8 +15,9 @@ export interface InvalidRecord {
 /**
  * A page of records ready to send: keys and content hashes as text arrays, and the payloads as
  * one text of JSON documents separated by newlines. JSON.stringify never writes a raw newline
- * (it escapes every control character), so the separator is unambiguous, and neither the client
- * nor Postgres escapes and unescapes a thousand JSON strings as array elements.
+ * (it escapes every control character; lossless-json writes strings with it), so the separator is
+ * unambiguous, and neither the client nor Postgres escapes and unescapes a thousand JSON strings
+ * as array elements.
  */
 export interface SerialisedRecords {
   keys: string[];
@@ -61,7 +63,8 @@ export function serialiseRecords(keys: readonly string[], items: readonly unknow
     const key = keys[index]!;
     let payload: string;
     try {
-      payload = JSON.stringify(items[index]);
+      // A number parsed exactly (beyond 2^53, 1.50) is written as the upstream wrote it; jsonb keeps it so.
+      payload = stringifyJson(items[index]);
     } catch (error) {
       invalid.push({ index, key, reason: `it cannot be written as JSON (${(error as Error).message})`, raw: null });
       continue;

@@ -5,6 +5,7 @@ import type { SourceClient } from '../http/SourceClient.js';
 import type { UpstreamError } from '../http/UpstreamError.js';
 import type { Logger } from '../observability/logger.js';
 import { getPath } from '../config/dotPath.js';
+import { scalarText } from '../config/exactJson.js';
 import type { Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
 import { selectRecords } from '../paging/selectRecords.js';
@@ -68,8 +69,8 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
 function highestValue(items: readonly Record<string, unknown>[], field: string): string | null {
   let highest: string | null = null;
   for (const item of items) {
-    const value = getPath(item, field);
-    if (typeof value === 'string' || typeof value === 'number') highest = maxValue(highest, withoutNulChars(String(value)));
+    const value = scalarText(getPath(item, field));
+    if (value !== undefined) highest = maxValue(highest, withoutNulChars(value));
   }
   return highest;
 }

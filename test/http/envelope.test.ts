@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { responseErrorsSchema, responseSchema } from '../../src/config/responseSchema.js';
+import { scalarText } from '../../src/config/exactJson.js';
 import { envelopeError, readResponse } from '../../src/http/envelope.js';
 import { responseShapeOf } from '../../src/http/responses/responsePresets.js';
 
@@ -19,6 +20,15 @@ describe('readResponse with the envelope preset', () => {
   it('rejects JSON that is not the envelope, naming what it expected and what the body is', () => {
     expect(() => readResponse('[1,2]', envelope, 'music', 200)).toThrow('response is not the envelope shape: expected a status at "status"; the body is a list');
     expect(() => readResponse('{"status":"success","results":{}}', envelope, 'music', 200)).toThrow('expected data at "data"; the body is an object with status, results');
+  });
+
+  it('keeps a number beyond 2^53 in data exactly', () => {
+    const read = readResponse('{"status":"success","data":{"gas":9007199254740993},"message":""}', envelope, 'explorer', 200);
+    expect(scalarText((read.envelope.data as { gas: unknown }).gas)).toBe('9007199254740993');
+  });
+
+  it('names a body that is a number beyond 2^53 by its exact text', () => {
+    expect(() => readResponse('9007199254740993', envelope, 'music', 200)).toThrow('expected a status at "status"; the body is 9007199254740993');
   });
 });
 
@@ -63,6 +73,10 @@ describe('readResponse with the lastfm preset', () => {
   it('lets configured codes replace the preset\'s', () => {
     const custom = shapeOf({ preset: 'lastfm' }, { temporaryCodes: [6] });
     expect(envelopeError(readResponse('{"error":6,"message":"x"}', custom, 'music', 200), custom, errors, 'music', 200, '').kind).toBe('temporary');
+  });
+
+  it('reads an error code beyond 2^53 as its exact text', () => {
+    expect(readResponse('{"error":12345678901234567891,"message":"x"}', lastfm, 'music', 200).errorCode).toBe('12345678901234567891');
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/config/exactJson.js';
 import { CursorPaginator } from '../../src/paging/CursorPaginator.js';
 import { pageOf, pagingConfig } from './pagingFixtures.js';
 
@@ -21,6 +22,12 @@ describe('CursorPaginator', () => {
     const paginator = new CursorPaginator(cursorPaging());
     const next = paginator.advance(paginator.start(), pageOf([1, 2, 3], 'h', { paging: { next: 42 } }));
     expect(paginator.request({}, next.position).params.after).toBe('42');
+  });
+
+  it('sends a numeric cursor beyond 2^53 as its exact text', () => {
+    const paginator = new CursorPaginator(cursorPaging());
+    const next = paginator.advance(paginator.start(), pageOf([1, 2, 3], 'h', parseJson('{"paging":{"next":9007199254740993}}') as Record<string, unknown>));
+    expect(paginator.request({}, next.position).params.after).toBe('9007199254740993');
   });
 
   it('stops when a full page gives no next cursor', () => {

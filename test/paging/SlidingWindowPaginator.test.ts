@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WindowStuckError, type PagePosition, type Paginator } from '../../src/paging/Paginator.js';
+import { parseJson } from '../../src/config/exactJson.js';
+import { WindowStuckError, type PagePosition, type PageSummary, type Paginator } from '../../src/paging/Paginator.js';
 import { createPaginator } from '../../src/paging/paginatorStyles.js';
 import { pageOf, pagingConfig, window6 } from './pagingFixtures.js';
 
@@ -42,6 +43,17 @@ describe.each(styles)('a result window around $style paging', ({ style, firstPag
     const second = pageOf([2, 3, 3], 'p1');
     const slid = after(paginator, [1, 1, 2], [2, 3, 3]);
     expect(second.keys.map((key) => paginator.isOverlap(slid, key))).toEqual([false, true, true]);
+  });
+
+  it('slides the lower bound to a last value beyond 2^53 as its exact text', () => {
+    const paginator = windowed();
+    const page = (blocks: string, hash: string): PageSummary => {
+      const items = parseJson(`[${blocks}]`.replace(/\d+/g, (block) => `{"blockNumber":${block}}`)) as Record<string, unknown>[];
+      return { data: {}, items, keys: items.map((_, index) => `${hash}-${index}`), link: undefined, contentHash: hash };
+    };
+    const first = paginator.advance(paginator.start(), page('9007199254740993,9007199254740993,9007199254740995', 'p0'));
+    const second = paginator.advance(first.position, page('9007199254740995,9007199254740997,9007199254740997', 'p1'));
+    expect(paginator.request({}, second.position).params).toEqual({ limit: '3', ...firstPage, startblock: '9007199254740997' });
   });
 
   it('fails with a WindowStuckError when one value fills the whole window, rather than loop', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PagePosition } from '../../src/paging/Paginator.js';
 import { createPaginator } from '../../src/paging/paginatorStyles.js';
 import { StopRules } from '../../src/paging/StopRules.js';
+import { parseJson } from '../../src/config/exactJson.js';
 import { pageOf, pagingConfig, window6 } from './pagingFixtures.js';
 
 /** Every style, and a style in a result window: each page goes through the same stop rules. */
@@ -66,6 +67,17 @@ describe('StopRules on the totals a page gives', () => {
     const rules = new StopRules(pagingConfig({ hasMorePath: 'has_more' }));
     for (const flag of [false, 0, 'false', '0']) expect(rules.count(at(0), pageOf([1, 2, 3], `f${String(flag)}`, { has_more: flag })).stop).toBe('no_more_pages');
     expect(rules.count(at(0), pageOf([1, 2, 3], 'true', { has_more: true })).stop).toBeUndefined();
+  });
+
+  it('reads a hasMorePath flag kept exactly (0.0) as false', () => {
+    expect(new StopRules(pagingConfig({ hasMorePath: 'has_more' })).count(at(0), pageOf([1, 2, 3], 'f', parseJson('{"has_more":0.0}') as Record<string, unknown>)).stop).toBe('no_more_pages');
+  });
+
+  it('reads a page count kept exactly (3.0) as its value', () => {
+    const rules = new StopRules(pagingConfig({ totalPagesPath: 'totalPages' }));
+    const data = parseJson('{"totalPages":3.0}') as Record<string, unknown>;
+    expect(rules.count(at(1), pageOf([1, 2, 3], 'p2', data)).stop).toBeUndefined();
+    expect(rules.count(at(2), pageOf([4, 5, 6], 'p3', data)).stop).toBe('last_page');
   });
 
   it('goes on when a configured total is missing from the page', () => {

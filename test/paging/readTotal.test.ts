@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/config/exactJson.js';
 import { readTotal } from '../../src/paging/readTotal.js';
 import { pagingConfig } from './pagingFixtures.js';
 
@@ -17,6 +18,10 @@ describe('readTotal', () => {
 
   it('finds the total at @attr.total with the default paths', () => {
     expect(readTotal({ '@attr': { total: '15' } }, pagingConfig().totalPath)).toBe(15);
+  });
+
+  it('reads a total written with an exponent (a number kept exactly) as its value', () => {
+    expect(readTotal(parseJson('{"total":1.2e3}'), ['total'])).toBe(1200);
   });
 
   it('is undefined when no path holds a total', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordSelectorSchema } from '../../src/config/schema.js';
 import { RecordShapeError } from '../../src/paging/RecordShapeError.js';
+import { parseJson } from '../../src/config/exactJson.js';
 import { selectRecords } from '../../src/paging/selectRecords.js';
 
 const selector = (path: string, key: string | string[] = 'id') => recordSelectorSchema.parse({ path, key, kind: 'artist' });
@@ -53,5 +54,23 @@ describe('selectRecords', () => {
     const skip = recordSelectorSchema.parse({ path: 'items', kind: 'item', skip: [{ path: 'kind', equals: 'ad' }, { path: 'deleted', equals: true }] });
     const data = { items: [{ id: 1, kind: 'ad' }, { id: 2, deleted: true }, { id: 3, kind: 'post', deleted: false }] };
     expect(selectRecords(data, skip, undefined, 'api')).toMatchObject({ keys: ['3'], filtered: 2 });
+  });
+
+  it('keys a record by a number beyond 2^53 exactly', () => {
+    expect(selectRecords(parseJson('{"items":[{"id":9007199254740993}]}'), selector('items'), undefined, 'explorer').keys).toEqual(['9007199254740993']);
+  });
+
+  it('matches a skip condition\'s number to a number kept exactly (1.50 equals 1.5)', () => {
+    const skip = recordSelectorSchema.parse({ path: 'items', kind: 'item', skip: { path: 'fee', equals: 1.5 } });
+    expect(selectRecords(parseJson('{"items":[{"id":1,"fee":1.50},{"id":2,"fee":2.50}]}'), skip, undefined, 'api')).toMatchObject({ keys: ['2'], filtered: 1 });
+  });
+
+  it('does not match a skip condition\'s text to a number kept exactly', () => {
+    const skip = recordSelectorSchema.parse({ path: 'items', kind: 'item', skip: { path: 'fee', equals: '1.50' } });
+    expect(selectRecords(parseJson('{"items":[{"id":1,"fee":1.50}]}'), skip, undefined, 'api')).toMatchObject({ keys: ['1'], filtered: 0 });
+  });
+
+  it('reports a number kept exactly where a record should be as not an object', () => {
+    expect(() => selectRecords(parseJson('{"items":[9007199254740993]}'), selector('items'), undefined, 'explorer')).toThrow(/^explorer: record 0 at data.items is not an object$/);
   });
 });

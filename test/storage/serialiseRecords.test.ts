@@ -1,4 +1,6 @@
+import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/config/exactJson.js';
 import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
 
 describe('serialiseRecords', () => {
@@ -40,5 +42,18 @@ describe('serialiseRecords', () => {
     cyclic.self = cyclic;
     const records = serialiseRecords(['c'], [cyclic]);
     expect(records.invalid).toMatchObject([{ index: 0, key: 'c', raw: null, reason: expect.stringMatching(/^it cannot be written as JSON \(Converting circular structure/) as string }]);
+  });
+
+  it('writes a record parsed exactly with its numbers as the upstream wrote them, and hashes that text', () => {
+    const text = '{"id":9007199254740993,"price":0.1000000000000000000000001,"fee":1.50,"n":2}';
+    const records = serialiseRecords(['9007199254740993'], [parseJson(text)]);
+    expect(records.payloads).toBe(text);
+    expect(records.hashes).toEqual([hash('sha1', text, 'base64')]);
+  });
+
+  it('removes NULs from and checks for lone surrogates a record parsed exactly as any other', () => {
+    const records = serialiseRecords(['nul', 'lone'], (parseJson('[{"fee":1.50,"v":"a\\u0000b"},{"fee":1.50,"v":"\\ud800"}]') as unknown[]));
+    expect(records).toMatchObject({ keys: ['nul'], payloads: '{"fee":1.50,"v":"ab"}', nulsRemoved: 1 });
+    expect(records.invalid).toMatchObject([{ key: 'lone', raw: '{"fee":1.50,"v":"\\ud800"}' }]);
   });
 });
