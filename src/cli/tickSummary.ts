@@ -11,5 +11,5 @@ export function tickSummary(tick: TickState): string {
   const { runs, records } = tick;
   const outcome = tick.status === 'running' ? `running, ${tickProgress(tick)}` : tick.status;
   const error = tick.error ? `; ${printableLine(tick.error)}` : '';
-  return `${tick.job} tick ${tick.id}: ${outcome}; ${runs.total} runs: ${runs.succeeded} succeeded, ${runs.failed} failed, ${runs.skipped} skipped; ${records.new} new, ${records.updated} updated, ${records.unchanged} unchanged${error}`;
+  return `${tick.job} tick ${tick.id}: ${outcome}; ${runs.total} runs: ${runs.succeeded} succeeded, ${runs.partial} partial, ${runs.failed} failed, ${runs.skipped} skipped; ${records.new} new, ${records.updated} updated, ${records.unchanged} unchanged${error}`;
 }

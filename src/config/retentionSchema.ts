@@ -5,7 +5,7 @@ import { count } from './bounds.js';
  * How long stored pages are kept (per source, or per job over its source's, field by field).
  * A succeeded run's pages go once it is older than `maxAgeDays` and is not among the last
  * `keepLastRuns` succeeded runs of its query (and value); with one of the two set, that one alone
- * decides. Unset, everything is kept. Pages of failed and unfinished runs are always kept.
+ * decides. Unset, everything is kept. Pages of failed, partial and unfinished runs are always kept.
  */
 export const retentionSchema = z.strictObject({
   envelopes: z

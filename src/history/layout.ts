@@ -24,6 +24,8 @@ th { color: var(--muted); font-weight: 600; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr.attention { background: #fdecea; }
 tr.attention td:first-child { border-left: 4px solid var(--bad); }
+tr.partial { background: #fff4e0; }
+tr.partial td:first-child { border-left: 4px solid var(--warn); }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; background: var(--muted); }
 .status-succeeded, .status-delivered { background: var(--ok); }
 .status-partial, .status-retrying, .status-interrupted, .status-pending, .status-late { background: var(--warn); }
@@ -31,6 +33,7 @@ tr.attention td:first-child { border-left: 4px solid var(--bad); }
 .status-running, .status-queued { background: var(--run); }
 .muted { color: var(--muted); }
 .error { white-space: pre-wrap; word-break: break-word; background: #fdecea; border-left: 4px solid var(--bad); padding: 8px; margin: 8px 0; font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+.error.partial { background: #fff4e0; border-left-color: var(--warn); }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
 dt { color: var(--muted); }
 dd { margin: 0; word-break: break-word; }
@@ -76,6 +79,11 @@ ${page.body}
 </body>
 </html>
 `.text;
+}
+
+/** The class of a table row of a run or tick in this status: failed ones need attention, partial ones a look. */
+export function statusRowClass(status: string): string {
+  return status === 'failed' ? 'attention' : status === 'partial' ? 'partial' : '';
 }
 
 /** A status as a coloured badge. */

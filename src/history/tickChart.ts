@@ -31,7 +31,7 @@ export function tickChart(ticks: readonly TickState[]): Markup {
   const line = ticks.map((_, i) => `${x(i).toFixed(1)},${y(durations[i]!, maxDuration).toFixed(1)}`).join(' ');
   const points = ticks.map(
     (tick, i) =>
-      html`<circle class="tick-point status-${tick.status}" data-tick="${tick.id}" data-status="${tick.status}" cx="${x(i).toFixed(1)}" cy="${y(durations[i]!, maxDuration).toFixed(1)}" r="5"><title>${formatTime(tick.startedAt)}: ${tick.status}, ${formatCount(records[i]!)} records, ${formatDuration(tick.finishedAt ? durations[i] : null) || 'running'}, ${tick.runs.failed} failed of ${tick.runs.total} runs</title></circle>`,
+      html`<circle class="tick-point status-${tick.status}" data-tick="${tick.id}" data-status="${tick.status}" cx="${x(i).toFixed(1)}" cy="${y(durations[i]!, maxDuration).toFixed(1)}" r="5"><title>${formatTime(tick.startedAt)}: ${tick.status}, ${formatCount(records[i]!)} records, ${formatDuration(tick.finishedAt ? durations[i] : null) || 'running'}, ${tick.runs.partial} partial and ${tick.runs.failed} failed of ${tick.runs.total} runs</title></circle>`,
   );
   const bottom = PAD.top + plotHeight;
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Records and duration of the last ${ticks.length} ticks">

@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import type { Logger } from '../observability/logger.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { RunStore } from '../storage/RunStore.js';
-import type { NoticeToQueue, RunOutcome, RunState } from '../storage/runState.js';
+import { isEnded, type NoticeToQueue, type RunOutcome, type RunState } from '../storage/runState.js';
 
 export interface AbandonedRunsOptions {
   store: RunStore;
@@ -32,7 +32,7 @@ export class AbandonedRuns {
     const { store, logger, noticeFor } = this.options;
     try {
       const run = await store.claims.findByKey(runKey);
-      if (!run || run.status === 'succeeded' || run.status === 'failed') return undefined;
+      if (!run || isEnded(run.status)) return undefined;
       const outcome = why(run);
       // Fenced on the row as read: of two processes closing one run, one writes it and its notice.
       const closed = await store.finishes.finishIfUnchanged(run, outcome, (ended) => noticeFor?.(ended));

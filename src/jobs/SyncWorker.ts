@@ -203,7 +203,7 @@ export class SyncWorker {
       throw new UnrecoverableError(error.message);
     }
     metrics?.runEnded(data.job, summary.status);
-    if (summary.status === 'succeeded' && this.runtime.noticeFor) await this.requestDrain();
+    if ((summary.status === 'succeeded' || summary.status === 'partial') && this.runtime.noticeFor) await this.requestDrain();
     return result;
   }
 }

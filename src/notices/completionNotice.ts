@@ -1,6 +1,6 @@
 import type { NoticeToQueue, RunState } from '../storage/runState.js';
 
-export type NoticeType = 'sync.succeeded' | 'sync.failed';
+export type NoticeType = 'sync.succeeded' | 'sync.partial' | 'sync.failed';
 
 /** The notice body posted to the webhook: Standard Webhooks' `{type, timestamp, data}`. */
 export interface CompletionNotice {
@@ -22,6 +22,7 @@ export interface CompletionNotice {
     started: string;
     finished: string;
     durationMs: number;
+    /** Why it failed, or for `sync.partial` why it did not get everything (kind `max_pages`, `window_stuck` or `short_of_total`); null when it succeeded. */
     error: { kind: string | null; message: string } | null;
   };
 }
@@ -33,7 +34,7 @@ export function noticeIdFor(runOrTickId: string): string {
 
 export function completionNotice(run: RunState): NoticeToQueue {
   const finished = run.finishedAt ?? new Date();
-  const type: NoticeType = run.status === 'succeeded' ? 'sync.succeeded' : 'sync.failed';
+  const type: NoticeType = run.status === 'succeeded' ? 'sync.succeeded' : run.status === 'partial' ? 'sync.partial' : 'sync.failed';
   const payload: CompletionNotice = {
     type,
     timestamp: finished.toISOString(),
@@ -50,7 +51,7 @@ export function completionNotice(run: RunState): NoticeToQueue {
       started: run.startedAt.toISOString(),
       finished: finished.toISOString(),
       durationMs: finished.getTime() - run.startedAt.getTime(),
-      error: run.status === 'failed' ? { kind: run.errorKind, message: run.error ?? 'unknown error' } : null,
+      error: run.status === 'succeeded' ? null : { kind: run.errorKind, message: run.error ?? 'unknown error' },
     },
   };
   return { id: noticeIdFor(run.id), type, body: JSON.stringify(payload) };

@@ -14,8 +14,11 @@ export interface TickNotice {
     /** `schedule`, `enqueue` or `run`. */
     trigger: string;
     scheduledFor: string | null;
-    /** Runs by how they ended; `skipped`: the previous run of their query had not ended (overlap: skip). */
-    runs: { total: number; succeeded: number; failed: number; skipped: number };
+    /**
+     * Runs by how they ended; `partial`: ended with part of their data (see their own notices);
+     * `skipped`: the previous run of their query had not ended (overlap: skip).
+     */
+    runs: { total: number; succeeded: number; partial: number; failed: number; skipped: number };
     /** Summed over the tick's runs. */
     records: { new: number; updated: number; unchanged: number };
     started: string;
@@ -32,7 +35,7 @@ export interface TickNotice {
 export function tickNotice(tick: TickOutcome): NoticeToQueue {
   const finished = tick.finishedAt ?? new Date();
   const type: TickNoticeType = tick.status === 'succeeded' ? 'job.succeeded' : tick.status === 'partial' ? 'job.partial' : 'job.failed';
-  const { succeeded, failed, skipped, total } = tick.runs;
+  const { succeeded, partial, failed, skipped, total } = tick.runs;
   const payload: TickNotice = {
     type,
     timestamp: finished.toISOString(),
@@ -41,7 +44,7 @@ export function tickNotice(tick: TickOutcome): NoticeToQueue {
       job: tick.job,
       trigger: tick.trigger,
       scheduledFor: tick.scheduledFor?.toISOString() ?? null,
-      runs: { total, succeeded, failed, skipped },
+      runs: { total, succeeded, partial, failed, skipped },
       records: tick.records,
       started: tick.startedAt.toISOString(),
       finished: finished.toISOString(),

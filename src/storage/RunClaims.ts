@@ -23,7 +23,7 @@ export class RunClaims {
 
   /**
    * Starts the run with this key, or resumes it (attempt + 1) when an earlier attempt did not
-   * end it. A run that already ended (succeeded, or failed for good) is returned as is and must
+   * end it. A run that already ended (succeeded, partial, or failed for good) is returned as is and must
    * not run again.
    */
   async claim(identity: RunIdentity): Promise<RunState> {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { columnsOf } from './columnsOf.js';
 import type { DatabaseClock } from './DatabaseClock.js';
 import { NaturalBatcher } from './NaturalBatcher.js';
-import { isPaused, runStateOf, type NoticeToQueue, type RunOutcome, type RunRow, type RunState } from './runState.js';
+import { isEnded, isPaused, runStateOf, type NoticeToQueue, type RunOutcome, type RunRow, type RunState } from './runState.js';
 import { finishRuns, type FinishedRunRow, type FinishRunsParams } from './statements/finishRuns.js';
 import { readRunToFinish } from './statements/readRunToFinish.js';
 import { countEndedRuns, type EndedTickRun, type TickEndListeners, type TickNoticeFor } from './TickEnds.js';
@@ -57,7 +57,7 @@ export class RunFinishes {
       if (!read) throw new Error(`run ${runId} does not exist`);
       const current = runStateOf(read);
       // Ended elsewhere meanwhile (closed as abandoned, or finished by the process that took it over): it stays so.
-      if (current.status === 'succeeded' || current.status === 'failed') return current;
+      if (isEnded(current.status)) return current;
       const run = finishedState(current, outcome, read.now);
       if (await this.batches.run({ run, version: read.version, outcome, notice: notice(run) })) return run;
       if (attempt >= FINISH_ATTEMPTS) throw new Error(`run ${runId} kept changing while being finished`);
@@ -76,7 +76,7 @@ export class RunFinishes {
   /** Writes a batch of finished states; false for each run no longer at its version. */
   private async finishBatch(writes: readonly FinishWrite[]): Promise<boolean[]> {
     const params = columnsOf<FinishWrite, FinishRunsParams>(writes, ({ run, version, outcome, notice }) => {
-      const cursor = outcome.status === 'succeeded' ? outcome.cursor : undefined;
+      const cursor = outcome.status === 'succeeded' || outcome.status === 'partial' ? outcome.cursor : undefined;
       return {
         runIds: run.id,
         versions: version,
@@ -94,7 +94,7 @@ export class RunFinishes {
       };
     });
     // Only a run of a tick that ends for good needs the transaction: the rest is one statement.
-    const endsTickRuns = writes.some(({ run, outcome }) => run.tickId !== null && isFinal(outcome.status));
+    const endsTickRuns = writes.some(({ run, outcome }) => run.tickId !== null && isEnded(outcome.status));
     let rows: FinishedRunRow[];
     if (endsTickRuns) {
       const { finished, endedTicks } = await inTransaction(this.pool, async (client) => {
@@ -115,12 +115,8 @@ async function writeFinishes(client: TransactionClient, params: FinishRunsParams
   return (await client.query<FinishedRunRow>(finishRuns.with(params))).rows;
 }
 
-function isFinal(status: RunOutcome['status']): status is 'succeeded' | 'failed' {
-  return status === 'succeeded' || status === 'failed';
-}
-
 function endedTickRun(row: FinishedRunRow): EndedTickRun[] {
-  if (row.tick_id === null || (row.status !== 'succeeded' && row.status !== 'failed')) return [];
+  if (row.tick_id === null || !isEnded(row.status)) return [];
   return [{ tickId: row.tick_id, status: row.status, counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged } }];
 }
 

@@ -31,9 +31,12 @@ export class TickEndListeners {
 /** A run of a tick that has just ended for good. */
 export interface EndedTickRun {
   tickId: string;
-  status: 'succeeded' | 'failed';
+  status: 'succeeded' | 'partial' | 'failed';
   counts: RecordCounts;
 }
+
+/** The runs of one tick that just ended, by outcome, and their records. */
+type EndedRunsOfTick = Record<EndedTickRun['status'], number> & { counts: RecordCounts };
 
 /**
  * Counts runs that just ended to their ticks, ends each tick whose last run this was, and queues
@@ -41,9 +44,9 @@ export interface EndedTickRun {
  * run, whichever process ends it. Returns the ticks it ended.
  */
 export async function countEndedRuns(client: TransactionClient, ended: readonly EndedTickRun[], tickNoticeFor: TickNoticeFor | undefined): Promise<TickState[]> {
-  const byTick = new Map<string, { succeeded: number; failed: number; counts: RecordCounts }>();
+  const byTick = new Map<string, EndedRunsOfTick>();
   for (const run of ended) {
-    const tick = byTick.get(run.tickId) ?? { succeeded: 0, failed: 0, counts: { new: 0, updated: 0, unchanged: 0 } };
+    const tick = byTick.get(run.tickId) ?? { succeeded: 0, partial: 0, failed: 0, counts: { new: 0, updated: 0, unchanged: 0 } };
     tick[run.status] += 1;
     tick.counts.new += run.counts.new;
     tick.counts.updated += run.counts.updated;
@@ -51,9 +54,10 @@ export async function countEndedRuns(client: TransactionClient, ended: readonly 
     byTick.set(run.tickId, tick);
   }
   if (byTick.size === 0) return [];
-  const params = columnsOf<[string, { succeeded: number; failed: number; counts: RecordCounts }], CountTickRunsParams>([...byTick], ([tickId, tick]) => ({
+  const params = columnsOf<[string, EndedRunsOfTick], CountTickRunsParams>([...byTick], ([tickId, tick]) => ({
     tickIds: tickId,
     succeeded: tick.succeeded,
+    partial: tick.partial,
     failed: tick.failed,
     recordsNew: tick.counts.new,
     recordsUpdated: tick.counts.updated,

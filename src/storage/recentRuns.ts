@@ -16,6 +16,8 @@ export interface RunReport {
   recordsUnchanged: number;
   startedAt: Date;
   durationMs: number | null;
+  /** For a failed run, why; for a partial one, why it did not get everything (kind `max_pages`, `window_stuck`, `short_of_total`). */
+  errorKind: string | null;
   error: string | null;
   notice: string | null;
 }
@@ -41,6 +43,7 @@ export async function recentRuns(db: Database, limit = 20): Promise<RunReport[]>
     recordsUnchanged: run.recordsUnchanged,
     startedAt: run.startedAt,
     durationMs: run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null,
+    errorKind: run.errorKind,
     error: run.error,
     notice,
   }));

@@ -20,7 +20,7 @@ export async function recentTicks(db: Database, limit = 20): Promise<TickReport[
     trigger: tick.trigger,
     scheduledFor: tick.scheduledFor,
     status: tick.status,
-    runs: { total: tick.runsTotal, done: tick.runsDone, succeeded: tick.runsSucceeded, failed: tick.runsFailed, skipped: tick.runsSkipped },
+    runs: { total: tick.runsTotal, done: tick.runsDone, succeeded: tick.runsSucceeded, partial: tick.runsPartial, failed: tick.runsFailed, skipped: tick.runsSkipped },
     records: { new: tick.recordsNew, updated: tick.recordsUpdated, unchanged: tick.recordsUnchanged },
     error: tick.error,
     startedAt: tick.startedAt,

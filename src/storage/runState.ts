@@ -19,6 +19,11 @@ export interface RunIdentity {
   crashes?: number;
 }
 
+/** A run that has ended for good: nothing writes its status again. */
+export function isEnded(status: RunState['status']): status is 'succeeded' | 'partial' | 'failed' {
+  return status === 'succeeded' || status === 'partial' || status === 'failed';
+}
+
 /** A run that waits in the queue to go on: it has no finish time. */
 export function isPaused(status: RunState['status']): boolean {
   return status === 'interrupted' || status === 'retrying';
@@ -40,8 +45,10 @@ export interface RunState {
    * `queued`: created with its tick, waiting for a worker.
    * `interrupted`: stopped by a shutdown after a stored page; `retrying`: failed with attempts
    * left. Both resume from their checkpoint when the queue takes them up again.
+   * `partial`: ended with part of the data (stopped at maxPages, at a window it could not slide
+   * past, or short of the upstream's stated total); `error_kind` and `error` say which and why.
    */
-  status: 'queued' | 'running' | 'interrupted' | 'retrying' | 'succeeded' | 'failed';
+  status: 'queued' | 'running' | 'interrupted' | 'retrying' | 'succeeded' | 'partial' | 'failed';
   /** The pipeline's resume point, stored as JSON; opaque here. */
   checkpoint: unknown;
   pages: number;
@@ -58,11 +65,11 @@ export interface RunState {
 
 /** How a run ended, or paused (`interrupted`, `retrying`), as its finish records it. */
 export interface RunOutcome {
-  status: 'succeeded' | 'failed' | 'interrupted' | 'retrying';
+  status: 'succeeded' | 'partial' | 'failed' | 'interrupted' | 'retrying';
   stopReason?: string;
   errorKind?: string;
   error?: string;
-  /** For incremental queries: the field and highest value to keep for the next run. */
+  /** For incremental queries: the field and value to keep for the next run (succeeded and partial runs only). */
   cursor?: { field: string; value: string };
   /** Crashes of the run's worker known at the finish, when more than its row holds (the crash that ended it). */
   crashes?: number;

@@ -19,11 +19,13 @@ export interface TickPlan {
   error?: string;
 }
 
-/** Runs of a tick by how they ended; `done` counts all three. */
+/** Runs of a tick by how they ended; `done` counts all four. */
 export interface TickRuns {
   total: number;
   done: number;
   succeeded: number;
+  /** Ended with part of their data (see RunState's `partial`). */
+  partial: number;
   failed: number;
   skipped: number;
 }
@@ -61,11 +63,14 @@ export interface TickOutcome extends TickState {
   failedRunsNotListed: number;
 }
 
-/** How an ended tick went: every run succeeded; none did and some failed (or no run could be made); or something in between. */
+/**
+ * How an ended tick went: every run succeeded; none succeeded or got part of its data and some
+ * failed (or no run could be made); or something in between (some partial, failed or skipped).
+ */
 export function endedTickStatus(runs: Omit<TickRuns, 'total' | 'done'>, error: string | null): Exclude<TickStatus, 'running'> {
   if (error !== null) return 'failed';
-  if (runs.failed === 0 && runs.skipped === 0) return 'succeeded';
-  if (runs.succeeded === 0 && runs.failed > 0) return 'failed';
+  if (runs.partial === 0 && runs.failed === 0 && runs.skipped === 0) return 'succeeded';
+  if (runs.succeeded === 0 && runs.partial === 0 && runs.failed > 0) return 'failed';
   return 'partial';
 }
 
@@ -79,6 +84,7 @@ export interface TickRow {
   runs_total: number;
   runs_done: number;
   runs_succeeded: number;
+  runs_partial: number;
   runs_failed: number;
   runs_skipped: number;
   records_new: string;
@@ -91,7 +97,7 @@ export interface TickRow {
 
 /** The columns of a TickRow, for statements that return whole ticks. */
 export const TICK_COLUMNS =
-  'id, tick_key, job, trigger, scheduled_for, status, runs_total, runs_done, runs_succeeded, runs_failed, runs_skipped, records_new, records_updated, records_unchanged, error, started_at, finished_at';
+  'id, tick_key, job, trigger, scheduled_for, status, runs_total, runs_done, runs_succeeded, runs_partial, runs_failed, runs_skipped, records_new, records_updated, records_unchanged, error, started_at, finished_at';
 
 export function tickStateOf(row: TickRow): TickState {
   return {
@@ -101,7 +107,7 @@ export function tickStateOf(row: TickRow): TickState {
     trigger: row.trigger,
     scheduledFor: row.scheduled_for,
     status: row.status,
-    runs: { total: row.runs_total, done: row.runs_done, succeeded: row.runs_succeeded, failed: row.runs_failed, skipped: row.runs_skipped },
+    runs: { total: row.runs_total, done: row.runs_done, succeeded: row.runs_succeeded, partial: row.runs_partial, failed: row.runs_failed, skipped: row.runs_skipped },
     // bigint sums: exact as numbers up to 2^53 records, far beyond any tick.
     records: { new: Number(row.records_new), updated: Number(row.records_updated), unchanged: Number(row.records_unchanged) },
     error: row.error,

@@ -1,6 +1,7 @@
 import type { Advance, PagePosition } from '../paging/Paginator.js';
 import type { SerialisedRecords } from '../storage/serialiseRecords.js';
 import type { PageEnvelope } from '../storage/PageWrites.js';
+import type { PageOrder } from './incrementalOrder.js';
 
 /**
  * A fetched page, ready to store. The parsed body is not kept: a page waits here while others
@@ -14,6 +15,8 @@ export interface PreparedPage {
   records: SerialisedRecords;
   /** The page's highest incremental cursor value (null: none, or not incremental). */
   highest: string | null;
+  /** How the page's incremental values run (null: not incremental). */
+  order: PageOrder | null;
 }
 
 /** Fetches the page at a position and prepares it; `page` is its 1-based number in the run. */

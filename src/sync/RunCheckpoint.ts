@@ -5,6 +5,8 @@ export interface RunCheckpoint {
   position: PagePosition;
   /** Lower bound taken from the incremental cursor when the run began; fixed for the whole run. */
   incrementalStart?: string;
+  /** Set once an incremental value was stored below one stored before it: a partial run's cursor then stays where it was. */
+  outOfOrder?: true;
 }
 
 /** Compares field values numerically when both are integers (block numbers), else as text. */

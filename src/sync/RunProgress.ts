@@ -2,7 +2,8 @@ import type { RecordAnomalies, RecordCounts } from '../storage/RecordCounts.js';
 import type { SerialisedRecords } from '../storage/serialiseRecords.js';
 import type { StoredPage } from '../storage/PageWrites.js';
 import type { RunState } from '../storage/runState.js';
-import { maxValue } from './RunCheckpoint.js';
+import { keepsAscending, type PageOrder } from './incrementalOrder.js';
+import { maxValue, type RunCheckpoint } from './RunCheckpoint.js';
 
 /** Where a run stands after the pages this process stored: what its finish and notice report. */
 export class RunProgress {
@@ -11,6 +12,8 @@ export class RunProgress {
   readonly anomalies: RecordAnomalies;
   /** The highest incremental value stored so far (null: none yet, or not incremental). */
   cursorValue: string | null;
+  /** Whether every incremental value stored so far was ≥ those stored before it. */
+  ascending: boolean;
   private version: string;
 
   constructor(private readonly run: RunState) {
@@ -18,6 +21,7 @@ export class RunProgress {
     this.counts = { ...run.counts };
     this.anomalies = { ...run.anomalies };
     this.cursorValue = run.cursorValue;
+    this.ascending = (run.checkpoint as RunCheckpoint | null)?.outOfOrder !== true;
     this.version = run.version;
   }
 
@@ -26,7 +30,12 @@ export class RunProgress {
     return highest === null ? this.cursorValue : maxValue(this.cursorValue, highest);
   }
 
-  pageStored(stored: StoredPage, records: SerialisedRecords, cursorValue: string | null): void {
+  /** Whether the run's values stay ascending with a page whose values run as `order`. */
+  ascendingWith(order: PageOrder | null): boolean {
+    return this.ascending && (order === null || keepsAscending(this.cursorValue, order));
+  }
+
+  pageStored(stored: StoredPage, records: SerialisedRecords, cursorValue: string | null, ascending: boolean): void {
     this.pages += 1;
     this.anomalies.skipped += records.invalid.length;
     this.anomalies.collapsed += records.collapsed;
@@ -36,11 +45,17 @@ export class RunProgress {
     this.counts.updated += stored.counts.updated;
     this.counts.unchanged += stored.counts.unchanged;
     this.cursorValue = cursorValue;
+    this.ascending = ascending;
     this.version = stored.version;
   }
 
   get records(): number {
     return this.counts.new + this.counts.updated + this.counts.unchanged;
+  }
+
+  /** Records read from the upstream: those stored and those left out (skipped, collapsed, filtered). */
+  get read(): number {
+    return this.records + this.anomalies.skipped + this.anomalies.collapsed + this.anomalies.filtered;
   }
 
   /** The run as it stands in storage now. */

@@ -10,6 +10,7 @@ import type { Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import { withoutNulChars } from '../storage/nulChars.js';
+import { pageOrder } from './incrementalOrder.js';
 import type { FetchPreparedPage } from './PagesAhead.js';
 import { pageRecords } from './pageRecords.js';
 import { maxValue } from './RunCheckpoint.js';
@@ -61,6 +62,7 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
       advance,
       records,
       highest: query.incremental ? highestValue(items, query.incremental.field) : null,
+      order: query.incremental ? pageOrder(items, query.incremental.field) : null,
     };
   };
 }

@@ -1,5 +1,4 @@
 import { UpstreamError } from '../http/UpstreamError.js';
-import { WindowStuckError } from '../paging/Paginator.js';
 import { PagingStyleError } from '../paging/paginatorStyles.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
@@ -33,7 +32,7 @@ const MAX_ERROR_CHARS = 2_000;
 /** Whether a failure is worth another attempt: passing upstream faults and lost races are. */
 export function isRetryable(error: Error): boolean {
   if (error instanceof UpstreamError || error instanceof RecordShapeError) return error.retryable;
-  if (error instanceof WindowStuckError || error instanceof QueryChangedError || error instanceof PagingStyleError) return false;
+  if (error instanceof QueryChangedError || error instanceof PagingStyleError) return false;
   const database = databaseFailureOf(error);
   // Storage faults (Postgres restarting) are worth retrying; data the database rejects is not.
   return database === undefined || !isPermanentDatabaseFailure(database);

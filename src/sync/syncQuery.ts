@@ -3,18 +3,19 @@ import type { RequestGate } from '../http/RequestGate.js';
 import type { SourceClient } from '../http/SourceClient.js';
 import type { UpstreamError } from '../http/UpstreamError.js';
 import type { Logger } from '../observability/logger.js';
-import type { Paginator, StopReason } from '../paging/Paginator.js';
+import { WindowStuckError, type Paginator } from '../paging/Paginator.js';
 import { createPaginator } from '../paging/paginatorStyles.js';
 import type { RecordCounts } from '../storage/RecordCounts.js';
 import { RunTakenOverError } from '../storage/PageWrites.js';
 import type { RunStore } from '../storage/RunStore.js';
 import { waitOutStorageOutage } from '../storage/storageOutage.js';
-import type { NoticeToQueue, RunIdentity, RunOutcome, RunState } from '../storage/runState.js';
+import { isEnded, type NoticeToQueue, type RunIdentity, type RunOutcome, type RunState } from '../storage/runState.js';
 import { PagesAhead } from './PagesAhead.js';
 import { preparePages } from './preparePages.js';
 import { incrementalStart, type RunCheckpoint } from './RunCheckpoint.js';
 import { failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
 import { RunProgress } from './RunProgress.js';
+import { shortfallOf, type PagingEnd, type RunStopReason, type Shortfall } from './runShortfall.js';
 
 export interface SyncProgress {
   runId: string;
@@ -48,13 +49,17 @@ export interface SyncQueryOptions {
 
 export interface RunSummary {
   runId: string;
-  /** `interrupted`: stopped by shutdown after a stored page, to be resumed from its checkpoint. */
-  status: 'succeeded' | 'failed' | 'interrupted' | 'skipped';
+  /**
+   * `interrupted`: stopped by shutdown after a stored page, to be resumed from its checkpoint.
+   * `partial`: ended with part of the data (`shortfall` says why).
+   */
+  status: 'succeeded' | 'partial' | 'failed' | 'interrupted' | 'skipped';
   attempt: number;
   pages: number;
   counts: RecordCounts;
   durationMs: number;
-  stopReason?: StopReason;
+  stopReason?: RunStopReason;
+  shortfall?: Shortfall;
   error?: Error;
   /** For a failure: whether it ended the run for good (its notice queued), or the run is to be tried again. */
   final?: boolean;
@@ -78,7 +83,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   const run = await outlasting(options, options.logger, () => options.store.claims.claim(identity));
   const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
   const context: RunContext = { query, run, log, options, started: performance.now() };
-  if (run.status === 'succeeded' || run.status === 'failed') {
+  if (isEnded(run.status)) {
     log.info({ runKey: run.runKey, status: run.status }, 'run already ended; not running it again');
     return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
   }
@@ -87,9 +92,9 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     // The config changed under a half-done run: its checkpoint belongs to another query.
     return fail(context, progress, new QueryChangedError(`the query of this run changed in the config after page ${run.pages}; start a new run`));
   }
-  let stopReason: StopReason;
+  let end: PagingEnd;
   try {
-    stopReason = await storePages(context, progress);
+    end = await storePages(context, progress);
   } catch (error) {
     // Another process owns the run now; it records the outcome, not us.
     if (error instanceof RunTakenOverError) throw error;
@@ -97,7 +102,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   } finally {
     options.store.pages.forget(run.id);
   }
-  return succeed(context, progress, stopReason);
+  return complete(context, progress, end);
 }
 
 /** Where the run starts: its checkpoint, or the first page (from the incremental cursor, if any). */
@@ -118,8 +123,11 @@ function baseParams(query: ResolvedQuery, checkpoint: RunCheckpoint): Record<str
   return params;
 }
 
-/** Stores page after page until the paginator stops; returns why it stopped. */
-async function storePages(context: RunContext, progress: RunProgress): Promise<StopReason> {
+/**
+ * Stores page after page until the paginator stops, or a result window cannot slide (the pages
+ * stored so far are kept: the run ends partial); returns why it stopped.
+ */
+async function storePages(context: RunContext, progress: RunProgress): Promise<PagingEnd> {
   const { query, run, log, options } = context;
   const paginator = createPaginator(query.paging);
   const checkpoint = await startingPoint(context, paginator);
@@ -133,27 +141,32 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<S
   // Pages ahead download and are prepared while this one is stored, so the upstream, this
   // process and Postgres work at once.
   const pagesAhead = new PagesAhead(prepare, checkpoint.position, progress.pages);
-  let stopReason: StopReason | undefined;
+  let end: PagingEnd | undefined;
   try {
-    while (stopReason === undefined) {
+    while (end === undefined) {
       if (options.signal?.aborted) throw new SyncInterruptedError(`interrupted after page ${progress.pages}`);
-      const prepared = await pagesAhead.next();
+      const prepared = await pagesAhead.next().catch((error: unknown) => {
+        if (error instanceof WindowStuckError) return error;
+        throw error;
+      });
+      if (prepared instanceof WindowStuckError) return { stopReason: 'window_stuck', stuck: prepared.message, expectedTotal: undefined };
       const { envelope, advance, records } = prepared;
       const cursorValue = progress.cursorWith(prepared.highest);
-      const nextCheckpoint: RunCheckpoint = { ...checkpoint, position: advance.position };
+      const ascending = progress.ascendingWith(prepared.order);
+      const nextCheckpoint: RunCheckpoint = { ...checkpoint, position: advance.position, ...(ascending ? {} : { outOfOrder: true }) };
       const page = { ...envelope, kind: query.records.kind, records, checkpoint: nextCheckpoint, cursorValue };
       const stored = await outlasting(options, log, () => options.store.pages.storePage(run.id, progress.pages, page, query.sourceName));
-      progress.pageStored(stored, records, cursorValue);
-      if (advance.done) stopReason = advance.reason;
+      progress.pageStored(stored, records, cursorValue, ascending);
+      if (advance.done) end = { stopReason: advance.reason, expectedTotal: prepared.expectedTotal };
       log.debug({ page: progress.pages, records: records.keys.length, ...stored.counts, bytes: envelope.bytes, latencyMs: Math.round(envelope.latencyMs) }, 'page stored');
       await options.onPage?.({ runId: run.id, pages: progress.pages, pageCounts: stored.counts, records: progress.records, expectedTotal: prepared.expectedTotal });
     }
-    return stopReason;
+    return end;
   } finally {
     options.signal?.removeEventListener('abort', onShutdown);
     pagesAhead.stop();
     // A run that ended early may have pages ahead waiting to retry; after the last page none are left.
-    if (stopReason === undefined) ended.abort();
+    if (end === undefined) ended.abort();
   }
 }
 
@@ -177,14 +190,26 @@ async function fail(context: RunContext, progress: RunProgress, failure: Error):
   return { ...summaryOf(context, progress), status: 'failed', error: failure, final };
 }
 
-async function succeed(context: RunContext, progress: RunProgress, stopReason: StopReason): Promise<RunSummary> {
-  const { query } = context;
-  const cursor = query.incremental && progress.cursorValue !== null ? { field: query.incremental.field, value: progress.cursorValue } : undefined;
-  await finish(context, progress, { status: 'succeeded', stopReason, cursor }, true);
-  const summary: RunSummary = { ...summaryOf(context, progress), status: 'succeeded', stopReason };
-  context.log.info({ pages: summary.pages, ...summary.counts, stopReason, durationMs: Math.round(summary.durationMs) }, 'run succeeded');
+/**
+ * Records a run whose paging ended as succeeded, or as partial when it did not get everything.
+ * A partial run's cursor moves only if it stored its values in ascending order (all up to the
+ * highest is then stored); newest first, it stays, so the next run reads the missing part again.
+ */
+async function complete(context: RunContext, progress: RunProgress, end: PagingEnd): Promise<RunSummary> {
+  const { query, log } = context;
+  const { stopReason } = end;
+  const shortfall = shortfallOf(end, progress.read, query.paging);
+  const moves = shortfall === undefined || progress.ascending;
+  const cursor = query.incremental && progress.cursorValue !== null && moves ? { field: query.incremental.field, value: progress.cursorValue } : undefined;
+  const status = shortfall === undefined ? 'succeeded' : 'partial';
+  await finish(context, progress, { status, stopReason, cursor, errorKind: shortfall?.kind, error: shortfall?.message }, true);
+  const summary: RunSummary = { ...summaryOf(context, progress), status, stopReason, shortfall };
+  const fields = { pages: summary.pages, ...summary.counts, stopReason, durationMs: Math.round(summary.durationMs) };
+  if (shortfall) log.warn({ ...fields, partial: shortfall, cursorMoved: cursor !== undefined }, 'run ended partial: it did not get everything');
+  else log.info(fields, 'run succeeded');
   return summary;
 }
+
 
 /** Writes the run's final status, with its notice when `announce` and a webhook is configured. */
 async function finish(context: RunContext, progress: RunProgress, outcome: RunOutcome, announce: boolean): Promise<void> {

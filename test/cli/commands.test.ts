@@ -203,7 +203,7 @@ describe('feedsync commands', () => {
       { value: 'us-0000', status: 'succeeded' },
       { value: 'us-0001', status: 'succeeded' },
     ]);
-    expect(output).toMatch(/^users tick [0-9a-f-]{36}: succeeded; 2 runs: 2 succeeded, 0 failed, 0 skipped; /m);
+    expect(output).toMatch(/^users tick [0-9a-f-]{36}: succeeded; 2 runs: 2 succeeded, 0 partial, 0 failed, 0 skipped; /m);
   });
 
   it('enqueue --value runs one value of a fan-out job, listed or not', async () => {

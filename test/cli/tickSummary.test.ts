@@ -9,7 +9,7 @@ const tick = (over: Partial<TickState>): TickState => ({
   trigger: 'enqueue',
   scheduledFor: null,
   status: 'running',
-  runs: { total: 5, done: 2, succeeded: 1, failed: 1, skipped: 0 },
+  runs: { total: 5, done: 2, succeeded: 1, partial: 0, failed: 1, skipped: 0 },
   records: { new: 10, updated: 2, unchanged: 3 },
   error: null,
   startedAt: new Date('2026-11-24T03:00:00Z'),
@@ -23,12 +23,12 @@ describe('tick summaries', () => {
   });
 
   it('shows an ended tick by how it went', () => {
-    expect(tickProgress(tick({ status: 'partial', runs: { total: 5, done: 5, succeeded: 4, failed: 1, skipped: 0 } }))).toBe('partial');
+    expect(tickProgress(tick({ status: 'partial', runs: { total: 5, done: 5, succeeded: 4, partial: 0, failed: 1, skipped: 0 } }))).toBe('partial');
   });
 
   it('sums up a tick in one line: runs by outcome, records, and why it could not run', () => {
     expect(tickSummary(tick({ status: 'failed', error: 'jobs[0].queries[0].forEach.field: none of the 3 stored records of kind "artist" (source "music") has a value at "mbid"' }))).toBe(
-      'users tick 8d1f2a40-0000-4000-8000-000000000001: failed; 5 runs: 1 succeeded, 1 failed, 0 skipped; 10 new, 2 updated, 3 unchanged; jobs[0].queries[0].forEach.field: none of the 3 stored records of kind "artist" (source "music") has a value at "mbid"',
+      'users tick 8d1f2a40-0000-4000-8000-000000000001: failed; 5 runs: 1 succeeded, 0 partial, 1 failed, 0 skipped; 10 new, 2 updated, 3 unchanged; jobs[0].queries[0].forEach.field: none of the 3 stored records of kind "artist" (source "music") has a value at "mbid"',
     );
   });
 });

@@ -52,6 +52,8 @@ function configOf(upstreamUrl: string): Config {
       },
       jobs: [
         { name: 'artists', source: 'music', schedule: { cron: '0 3 * * *' }, records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 50 }, queries: [{ q: 'a', params: { method: 'artist.search' } }] },
+        // One page of many: its run ends partial.
+        { name: 'capped', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 50, maxPages: 1 }, queries: [{ q: 'a', params: { method: 'artist.search' } }] },
         { name: 'mixed', source: 'flaky', records: thing, queries: [{ q: 'ok' }, { q: 'bad' }] },
         { name: 'broken', source: 'flaky', records: thing, queries: [{ q: 'bad' }] },
         { name: 'nightly', source: 'flaky', schedule: { cron: '0 2 * * *' }, records: thing, queries: [{ q: 'ok' }] },
@@ -82,7 +84,7 @@ beforeAll(async () => {
   feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
   await feedsync.start();
   base = feedsync.httpUrl!;
-  for (const job of ['artists', 'artists', 'mixed', 'broken']) await tickOf(config, job);
+  for (const job of ['artists', 'artists', 'capped', 'mixed', 'broken']) await tickOf(config, job);
   // The nightly job's last scheduled tick, three nights ago: its scheduler has not run since.
   await database.pool.query(
     `insert into job_ticks (tick_key, job, trigger, scheduled_for, status, runs_total, started_at, finished_at)
@@ -177,6 +179,20 @@ describe('the run history page, in Chromium', () => {
     expect(await attempts.first().innerText()).toContain('200');
     expect(await page.locator('#notice').innerText()).toContain('job.failed');
     await page.screenshot({ path: join(ARTIFACTS, 'run.png'), fullPage: true });
+  });
+
+  it('marks a partial run and its tick apart from failed ones, and shows why it did not get everything', async () => {
+    const page = await open('/runs/jobs/capped');
+    expect(await page.locator('#ticks tbody tr').first().getAttribute('class')).toBe('partial');
+    const run = page.locator('table.runs tbody tr').first();
+    expect(await run.getAttribute('class')).toBe('partial');
+    expect(await run.locator('.badge').innerText()).toBe('partial');
+    await run.locator('a').click();
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+    const why = page.locator('#run-error');
+    expect(await why.getAttribute('class')).toBe('error partial');
+    expect(await why.innerText()).toMatch(/^Partial, did not get everything: max_pages: stopped at paging\.maxPages \(1\) after reading 50 records of the \d+ the upstream states$/);
+    await page.screenshot({ path: join(ARTIFACTS, 'partial-run.png'), fullPage: true });
   });
 
   it('lists a run’s stored pages and links each to its metadata', async () => {

@@ -133,7 +133,7 @@ describe('fan-out through the queue', () => {
     await store(['us-0003']);
     const second = await tickOf(config, process, 'recommendations');
     expect(second.runs.map((run) => run.value).sort()).toEqual(['us-0002', 'us-0003']);
-    expect(second.notice.data.runs).toEqual({ total: 2, succeeded: 2, failed: 0, skipped: 0 });
+    expect(second.notice.data.runs).toEqual({ total: 2, succeeded: 2, partial: 0, failed: 0, skipped: 0 });
   });
 
   it('posts a tick with a failed value as job.partial, naming the value, its error kind and message', async () => {
@@ -141,7 +141,7 @@ describe('fan-out through the queue', () => {
     const process = await worker(config);
     const { notice } = await tickOf(config, process, 'user-history');
     expect(notice.type).toBe('job.partial');
-    expect(notice.data.runs).toEqual({ total: 2, succeeded: 1, failed: 1, skipped: 0 });
+    expect(notice.data.runs).toEqual({ total: 2, succeeded: 1, partial: 0, failed: 1, skipped: 0 });
     expect(notice.data.failedRuns).toEqual([expect.objectContaining({ query: 0, value: 'no-such-user', error: { kind: expect.any(String) as unknown, message: expect.stringMatching(/./) as unknown } })]);
   });
 

@@ -20,7 +20,11 @@ beforeAll(async () => {
   const config = parseConfig(
     {
       sources: simulatorSources(simulator),
-      jobs: [{ name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 25 }, queries: [{ q: 'a', params: { method: 'artist.search' } }] }],
+      jobs: [
+        { name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 25 }, queries: [{ q: 'a', params: { method: 'artist.search' } }] },
+        // One page of many: its run ends partial.
+        { name: 'capped', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 25, maxPages: 1 }, queries: [{ q: 'b', params: { method: 'artist.search' } }] },
+      ],
       webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid },
       worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0, dashboard: true },
     },
@@ -30,7 +34,7 @@ beforeAll(async () => {
   feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
   await feedsync.start();
   base = feedsync.httpUrl!;
-  const { runs } = await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'artists');
+  const runs = [...(await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'artists')).runs, ...(await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'capped')).runs];
   const connection = redisConnection(inject('redisUrl'), 'worker');
   await waitForRuns(connection, feedsync.queues, runs, 20_000).finally(() => connection.disconnect());
 }, 60_000);
@@ -64,8 +68,14 @@ describe('the worker HTTP port', () => {
     expect(sample(text, 'feedsync_pages_total', { source: 'music' })).toBe(pages);
     expect(sample(text, 'feedsync_upstream_requests_total', { source: 'music', status: '200' })).toBe(pages);
     expect(sample(text, 'feedsync_runs_total', { job: 'artists', status: 'succeeded' })).toBe(1);
-    expect(sample(text, 'feedsync_queue_jobs', { queue: 'sync', state: 'completed' })).toBe(1);
+    expect(sample(text, 'feedsync_queue_jobs', { queue: 'sync', state: 'completed' })).toBe(2);
     expect(text).toMatch(/^feedsync_process_resident_memory_bytes \d+/m);
+  });
+
+  it('counts a run that did not get everything under status partial, not succeeded', async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    expect(sample(text, 'feedsync_runs_total', { job: 'capped', status: 'partial' })).toBe(1);
+    expect(sample(text, 'feedsync_runs_total', { job: 'capped', status: 'succeeded' })).toBe(0);
   });
 
   it('answers /healthz while the process runs', async () => {

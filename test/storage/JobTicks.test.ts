@@ -43,10 +43,15 @@ function planOf(runs: number, extra: Partial<TickPlan> = {}): TickPlan {
 }
 
 /** Claims a run of an opened tick and ends it, with `recordsNew` new records counted on its row. */
-async function endRun(on: RunStore, identity: RunIdentity, status: 'succeeded' | 'failed', recordsNew = 0): Promise<void> {
+async function endRun(on: RunStore, identity: RunIdentity, status: 'succeeded' | 'partial' | 'failed', recordsNew = 0): Promise<void> {
   const run = await on.claims.claim(identity);
   await database.pool.query('update sync_runs set records_new = $2 where id = $1', [run.id, recordsNew]);
-  const outcome = status === 'succeeded' ? { status } : { status, errorKind: 'http_4xx', error: `rejected ${identity.value}` };
+  const outcomes = {
+    succeeded: { status },
+    partial: { status, stopReason: 'max_pages', errorKind: 'max_pages', error: 'stopped at paging.maxPages (1) after reading 5 records' },
+    failed: { status, errorKind: 'http_4xx', error: `rejected ${identity.value}` },
+  };
+  const outcome = outcomes[status];
   await on.finishes.finish(run.id, outcome, () => undefined);
 }
 
@@ -116,6 +121,23 @@ describe('JobTicks', () => {
     expect((await noticesOf(passing.id)).map((notice) => notice.type)).toEqual(['job.succeeded']);
   });
 
+  it('ends a tick with a partial run as partial, its job notice counting the partial run apart from failed ones', async () => {
+    const plan = planOf(2);
+    await store.ticks.open(plan);
+    await endRun(store, plan.runs[0]!, 'succeeded', 5);
+    await endRun(store, plan.runs[1]!, 'partial', 5);
+    expect(await tickRow(plan.id)).toMatchObject({ status: 'partial', runs_done: 2 });
+    const [notice] = await noticesOf(plan.id);
+    expect(notice).toMatchObject({ type: 'job.partial', data: { runs: { total: 2, succeeded: 1, partial: 1, failed: 0, skipped: 0 }, records: { new: 10 }, failedRuns: [] } });
+  });
+
+  it('ends a tick whose runs all ended partial as partial, not failed', async () => {
+    const plan = planOf(2);
+    await store.ticks.open(plan);
+    for (const run of plan.runs) await endRun(store, run, 'partial');
+    expect((await noticesOf(plan.id)).map((notice) => notice.type)).toEqual(['job.partial']);
+  });
+
   it('does not count a run that pauses to be retried: only its final end', async () => {
     const plan = planOf(1);
     await store.ticks.open(plan);
@@ -133,7 +155,7 @@ describe('JobTicks', () => {
     const [notice] = await noticesOf(plan.id);
     expect(notice!.data.failedRuns).toHaveLength(100);
     expect(notice!.data.failedRunsNotListed).toBe(2);
-    expect(notice!.data.runs).toEqual({ total: 102, succeeded: 0, failed: 102, skipped: 0 });
+    expect(notice!.data.runs).toEqual({ total: 102, succeeded: 0, partial: 0, failed: 102, skipped: 0 });
   });
 
   it('ends a tick exactly once when two processes end its last runs at the same moment', async () => {
@@ -156,7 +178,7 @@ describe('JobTicks', () => {
   it('ends a tick whose queries were all skipped (their previous runs still going) as partial', async () => {
     const plan = planOf(0, { skipped: 2 });
     expect((await store.ticks.open(plan))?.tick.status).toBe('partial');
-    expect((await noticesOf(plan.id)).map((notice) => [notice.type, notice.data.runs])).toEqual([['job.partial', { total: 2, succeeded: 0, failed: 0, skipped: 2 }]]);
+    expect((await noticesOf(plan.id)).map((notice) => [notice.type, notice.data.runs])).toEqual([['job.partial', { total: 2, succeeded: 0, partial: 0, failed: 0, skipped: 2 }]]);
   });
 
   it('opens a tick that could not make its runs as failed, its notice naming why', async () => {

@@ -32,10 +32,10 @@ function configOf(job: string, envelopes: Record<string, number> | undefined, on
 }
 
 /** A run of the job that stored these pages (each page's records given by a marker) and ended so, finished `daysAgo`. */
-async function storedRun(job: string, markers: string[], daysAgo: number, status: 'succeeded' | 'failed' = 'succeeded'): Promise<string> {
+async function storedRun(job: string, markers: string[], daysAgo: number, status: 'succeeded' | 'partial' | 'failed' = 'succeeded'): Promise<string> {
   const run = await store.claims.claim({ runKey: `retention-test/${randomUUID()}`, job, source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: 'x', params: {} } });
   for (const [index, marker] of markers.entries()) await store.pages.storePage(run.id, index, pageOf(`tx_${job.replaceAll('-', '_')}`, [{ hash: `0x${index}`, value: marker }], 'hash'), 'explorer');
-  await store.finishes.finish(run.id, { status, ...(status === 'failed' ? { errorKind: 'test', error: 'failed for the test' } : {}) }, () => undefined);
+  await store.finishes.finish(run.id, { status, ...(status === 'succeeded' ? {} : { errorKind: 'test', error: `${status} for the test` }) }, () => undefined);
   await database.pool.query(`update sync_runs set started_at = now() - make_interval(days => $2), finished_at = now() - make_interval(days => $2) where id = $1`, [run.id, daysAgo]);
   return run.id;
 }
@@ -73,11 +73,12 @@ describe('PageRetention', () => {
     expect(await bodyStored(`${job}-same`)).toBe(true);
   });
 
-  it('keeps the pages of failed runs, however old', async () => {
+  it('keeps the pages of failed and partial runs, however old', async () => {
     const job = `failed-${randomUUID().slice(0, 8)}`;
     const failed = await storedRun(job, [`${job}-f`], 30, 'failed');
+    const partial = await storedRun(job, [`${job}-p`], 30, 'partial');
     await retention.prune(configOf(job, { maxAgeDays: 7, keepLastRuns: 1 }));
-    expect(await envelopesOf([failed])).toEqual([1]);
+    expect(await envelopesOf([failed, partial])).toEqual([1, 1]);
   });
 
   it('keeps everything for a job without a policy', async () => {

@@ -16,6 +16,7 @@ function pagesUpTo(last: number) {
       advance,
       records: serialiseRecords([], []),
       highest: null,
+      order: null,
     });
   };
   return { fetchPage, requested };

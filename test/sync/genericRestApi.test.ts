@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { ConfigInput } from '../../src/config/schema.js';
@@ -8,13 +6,14 @@ import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { openRunStore } from '../../src/storage/RunStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
+import { startLocalApi, type LocalApi } from '../support/localApi.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 const KEY = 'next-url-key-7f3a';
 /** Items 1..ITEMS, paged by `page` and `per_page`: the upstream decides the page size (at most 3). */
 const ITEMS = 8;
-let server: Server;
+let api: LocalApi;
 /** The path and query of every request the API received. */
 const received: string[] = [];
 let baseUrl: string;
@@ -26,7 +25,7 @@ let database: TestDatabase;
  * `api_key`), `/escape` links the next page to another origin.
  */
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  api = await startLocalApi((request, response) => {
     received.push(request.url ?? '');
     const url = new URL(request.url ?? '/', 'http://x');
     const page = Number(url.searchParams.get('page') ?? '1');
@@ -53,13 +52,11 @@ beforeAll(async () => {
     }
     return json(200, items, { link: `<http://127.0.0.2:1/steal?page=2>; rel="next"` });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = api.baseUrl;
   database = await createTestDatabase();
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await api.close();
   await database.drop();
 });
 

@@ -92,9 +92,9 @@ describe('syncQuery', () => {
     expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'empty_page', pages: 1, counts: { new: 0, updated: 0, unchanged: 0 } });
   });
 
-  it('stops when the upstream ignores the page parameter and repeats a page', async () => {
+  it('stops when the upstream ignores the page parameter and repeats a page, ending partial short of the stated total', async () => {
     const summary = await sync(queryOf(artistSearch('a', { pageParam: 'pg' }), 'artists'));
-    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'repeated_page', pages: 2 });
+    expect(summary).toMatchObject({ status: 'partial', stopReason: 'repeated_page', pages: 2, shortfall: { kind: 'short_of_total' } });
   });
 
   it('reports every record unchanged on a re-run and rewrites none', async () => {

@@ -25,7 +25,8 @@ interface RunOptions {
 export function formatSummary(job: string, summary: RunSummary): string {
   const { counts } = summary;
   const rate = Math.round((counts.new + counts.updated + counts.unchanged) / Math.max(summary.durationMs / 1000, 0.001));
-  const outcome = summary.error ? `failed: ${printableLine(summary.error.message)}` : `${summary.status}${summary.stopReason ? ` (${summary.stopReason})` : ''}`;
+  const reason = summary.shortfall ? `: ${summary.shortfall.kind}, ${printableLine(summary.shortfall.message)}` : summary.stopReason ? ` (${summary.stopReason})` : '';
+  const outcome = summary.error ? `failed: ${printableLine(summary.error.message)}` : `${summary.status}${reason}`;
   return `${job} run ${summary.runId}: ${outcome}; ${summary.pages} pages, ${counts.new} new, ${counts.updated} updated, ${counts.unchanged} unchanged, ${Math.round(summary.durationMs)} ms, ${rate} records/s`;
 }
 

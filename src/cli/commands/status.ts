@@ -46,7 +46,7 @@ export function registerStatusCommand(program: Command): void {
         }
         process.stdout.write(
           formatTable(
-            ['tick started', 'job', 'trigger', 'status', 'runs', 'succeeded', 'failed', 'skipped', 'new', 'updated', 'unchanged', 'duration', 'notice', 'error'],
+            ['tick started', 'job', 'trigger', 'status', 'runs', 'succeeded', 'partial', 'failed', 'skipped', 'new', 'updated', 'unchanged', 'duration', 'notice', 'error'],
             ticks.map((tick) => [
               tick.startedAt.toISOString(),
               tick.job,
@@ -54,6 +54,7 @@ export function registerStatusCommand(program: Command): void {
               tickProgress(tick),
               tick.runs.total,
               tick.runs.succeeded,
+              tick.runs.partial,
               tick.runs.failed,
               tick.runs.skipped,
               tick.records.new,
@@ -89,7 +90,7 @@ export function registerStatusCommand(program: Command): void {
               run.recordsUnchanged,
               seconds(run.durationMs),
               run.notice,
-              run.error?.slice(0, 60),
+              run.error === null ? undefined : `${run.errorKind ?? 'error'}: ${run.error}`.slice(0, 80),
             ]),
           ),
         );

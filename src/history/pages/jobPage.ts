@@ -2,14 +2,14 @@ import type { TickState } from '../../storage/tickState.js';
 import { between, formatCount, formatDuration, formatTime } from '../format.js';
 import { html } from '../html.js';
 import { jobHref } from '../historyPaths.js';
-import { badge, renderPage } from '../layout.js';
+import { badge, renderPage, statusRowClass } from '../layout.js';
 import type { RowsPage } from '../RunHistory.js';
 import type { RunListRow } from '../statements/runListColumns.js';
 import { tickChart } from '../tickChart.js';
 import { pager, runTable } from './runRows.js';
 
 /** The statuses a job's runs can be filtered by. */
-export const RUN_STATUSES = ['queued', 'running', 'interrupted', 'retrying', 'succeeded', 'failed'] as const;
+export const RUN_STATUSES = ['queued', 'running', 'interrupted', 'retrying', 'succeeded', 'partial', 'failed'] as const;
 
 export interface JobPageView {
   job: string;
@@ -30,12 +30,13 @@ export function jobPage(view: JobPageView): string {
     .reverse()
     .slice(0, LISTED_TICKS)
     .map(
-      (tick) => html`<tr class="${tick.status === 'failed' ? 'attention' : ''}" data-tick="${tick.id}">
+      (tick) => html`<tr class="${statusRowClass(tick.status)}" data-tick="${tick.id}">
 <td>${formatTime(tick.startedAt)}</td>
 <td>${tick.trigger}</td>
 <td>${badge(tick.status)}</td>
 <td class="n">${tick.runs.done} of ${tick.runs.total}</td>
 <td class="n">${tick.runs.succeeded}</td>
+<td class="n">${tick.runs.partial}</td>
 <td class="n">${tick.runs.failed}</td>
 <td class="n">${tick.runs.skipped}</td>
 <td class="n">${formatCount(tick.records.new)}</td>
@@ -55,7 +56,7 @@ export function jobPage(view: JobPageView): string {
     body: html`<h1>${job}</h1>
 <section><h2>Ticks</h2>${tickChart(ticks)}</section>
 <section class="scroll"><table id="ticks">
-<thead><tr><th>started</th><th>trigger</th><th>status</th><th class="n">runs done</th><th class="n">succeeded</th><th class="n">failed</th><th class="n">skipped</th><th class="n">new</th><th class="n">updated</th><th class="n">unchanged</th><th class="n">took</th><th>error</th></tr></thead>
+<thead><tr><th>started</th><th>trigger</th><th>status</th><th class="n">runs done</th><th class="n">succeeded</th><th class="n">partial</th><th class="n">failed</th><th class="n">skipped</th><th class="n">new</th><th class="n">updated</th><th class="n">unchanged</th><th class="n">took</th><th>error</th></tr></thead>
 <tbody>${tickRows}</tbody>
 </table></section>
 <section id="runs"><h2>Runs${status ? html` <span class="muted">(${status})</span>` : ''}</h2>

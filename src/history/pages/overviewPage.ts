@@ -21,7 +21,7 @@ export function overviewPage(jobs: readonly JobSchedule[], lastTicks: readonly J
     const failed = tick?.status === 'failed';
     if (failed || standing.missedAt) attention += 1;
     const outcome = tick
-      ? html`${badge(tick.status)} <span class="muted">${tick.status === 'running' ? `${tick.runs.done} of ${tick.runs.total} runs done` : `${tick.runs.total} run${tick.runs.total === 1 ? '' : 's'}${tick.runs.failed ? `, ${tick.runs.failed} failed` : ''}`}</span>`
+      ? html`${badge(tick.status)} <span class="muted">${tick.status === 'running' ? `${tick.runs.done} of ${tick.runs.total} runs done` : `${tick.runs.total} run${tick.runs.total === 1 ? '' : 's'}${tick.runs.partial ? `, ${tick.runs.partial} partial` : ''}${tick.runs.failed ? `, ${tick.runs.failed} failed` : ''}`}</span>`
       : html`<span class="muted">no tick yet</span>`;
     return html`<tr class="${failed || standing.missedAt ? 'attention' : ''}" data-job="${job.name}">
 <td><a href="${jobHref(job.name)}">${job.name}</a></td>

@@ -17,13 +17,13 @@ export interface RunPageView {
 export function runPage(view: RunPageView): string {
   const { run } = view;
   const query = run.query as { q?: string | null; params?: Record<string, string> } | null;
-  const finished = run.status === 'succeeded' || run.status === 'failed';
+  const finished = run.status === 'succeeded' || run.status === 'partial' || run.status === 'failed';
   return renderPage({
     title: `Run ${run.id}`,
     trail: [{ label: run.job, href: jobHref(run.job) }, { label: `run ${run.id.slice(0, 8)}` }],
     refresh: !finished,
     body: html`<h1>${run.job} · query ${run.query_index}${run.fan_value !== null ? html` · ${run.fan_value}` : ''} ${badge(run.status)}</h1>
-${run.error ? html`<div class="error" id="run-error"><strong>${run.error_kind ?? 'error'}</strong>: ${run.error}</div>` : ''}
+${run.error ? html`<div class="${run.status === 'partial' ? 'error partial' : 'error'}" id="run-error">${run.status === 'partial' ? 'Partial, did not get everything: ' : ''}<strong>${run.error_kind ?? 'error'}</strong>: ${run.error}</div>` : ''}
 <section><dl>
 <dt>run</dt><dd><code>${run.id}</code> <span class="muted">${run.run_key}</span></dd>
 <dt>source</dt><dd>${run.source}</dd>

@@ -1,14 +1,14 @@
 import { between, formatCount, formatDuration, formatTime } from '../format.js';
 import { html, type Markup } from '../html.js';
 import { runHref } from '../historyPaths.js';
-import { badge } from '../layout.js';
+import { badge, statusRowClass } from '../layout.js';
 import type { RunListRow } from '../statements/runListColumns.js';
 
 /** A table of runs, each linked to its page, its error shown as text. */
 export function runTable(runs: readonly RunListRow[]): Markup {
   if (runs.length === 0) return html`<p class="muted">No runs here.</p>`;
   const rows = runs.map(
-    (run) => html`<tr class="${run.status === 'failed' ? 'attention' : ''}" data-run="${run.id}">
+    (run) => html`<tr class="${statusRowClass(run.status)}" data-run="${run.id}">
 <td><a href="${runHref(run.id)}">${formatTime(run.started_at)}</a></td>
 <td>${badge(run.status)}</td>
 <td class="n">${run.query_index}</td>

@@ -24,10 +24,10 @@ export type ClaimedRunRow = RunRow & { now: Date };
 /**
  * Inserts each run, or takes it up: a run queued with its tick starts (attempt 1, started now);
  * one that ran before goes on (attempt + 1, crashes as the queue counts them) unless it ended
- * (succeeded, or failed for good). Returns the rows it wrote; a run that ended is not returned.
+ * (succeeded, partial, or failed for good). Returns the rows it wrote; a run that ended is not returned.
  */
 export const claimRuns = new NamedStatement<ClaimRunsParams>(
-  'feedsync_claims_v6',
+  'feedsync_claims_v7',
   `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value, crashes)
     select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value, crashes
     from unnest(:ids::uuid[], :runKeys::text[], :jobs::text[], :sources::text[], :queryIndexes::int[], :queryKeys::text[], :queries::jsonb[], :scheduledFors::timestamptz[],
@@ -39,6 +39,6 @@ export const claimRuns = new NamedStatement<ClaimRunsParams>(
       set attempt = case when s.status = 'queued' then s.attempt else s.attempt + 1 end,
         started_at = case when s.status = 'queued' then now() else s.started_at end,
         crashes = greatest(s.crashes, excluded.crashes), status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
-      where s.status not in ('succeeded', 'failed')
+      where s.status not in ('succeeded', 'partial', 'failed')
     returning ${RUN_COLUMNS}, now() as now`,
 );

@@ -5,6 +5,7 @@ import { TICK_COLUMNS } from '../tickState.js';
 export interface CountTickRunsParams {
   tickIds: string[];
   succeeded: number[];
+  partial: number[];
   failed: number[];
   recordsNew: number[];
   recordsUpdated: number[];
@@ -18,17 +19,18 @@ export interface CountTickRunsParams {
  * every other run counted (it waited for their transactions).
  */
 export const countTickRuns = new NamedStatement<CountTickRunsParams>(
-  'feedsync_count_tick_runs_v1',
+  'feedsync_count_tick_runs_v2',
   `with ended as (
-      select * from unnest(:tickIds::uuid[], :succeeded::int[], :failed::int[], :recordsNew::bigint[], :recordsUpdated::bigint[], :recordsUnchanged::bigint[])
-        as e(tick_id, succeeded, failed, records_new, records_updated, records_unchanged)
+      select * from unnest(:tickIds::uuid[], :succeeded::int[], :partial::int[], :failed::int[], :recordsNew::bigint[], :recordsUpdated::bigint[], :recordsUnchanged::bigint[])
+        as e(tick_id, succeeded, partial, failed, records_new, records_updated, records_unchanged)
     ),
     locked as (
       select t.id from job_ticks t where t.id in (select tick_id from ended) order by t.id for update
     ),
     counted as (
       update job_ticks t
-      set runs_done = t.runs_done + e.succeeded + e.failed, runs_succeeded = t.runs_succeeded + e.succeeded, runs_failed = t.runs_failed + e.failed,
+      set runs_done = t.runs_done + e.succeeded + e.partial + e.failed, runs_succeeded = t.runs_succeeded + e.succeeded, runs_partial = t.runs_partial + e.partial,
+        runs_failed = t.runs_failed + e.failed,
         records_new = t.records_new + e.records_new, records_updated = t.records_updated + e.records_updated, records_unchanged = t.records_unchanged + e.records_unchanged
       from ended e, locked l
       where t.id = e.tick_id and l.id = t.id

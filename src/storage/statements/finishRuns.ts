@@ -1,4 +1,5 @@
 import { NamedStatement } from '../namedStatement.js';
+import type { RunState } from '../runState.js';
 
 /** A batch of runs to finish, one array per column, one element per run; null where a run has none. */
 export interface FinishRunsParams {
@@ -22,7 +23,7 @@ export interface FinishRunsParams {
 export interface FinishedRunRow {
   id: string;
   tick_id: string | null;
-  status: string;
+  status: RunState['status'];
   records_new: number;
   records_updated: number;
   records_unchanged: number;
@@ -36,7 +37,7 @@ export interface FinishedRunRow {
  * from ending before it started.
  */
 export const finishRuns = new NamedStatement<FinishRunsParams>(
-  'feedsync_finish_writes_v8',
+  'feedsync_finish_writes_v9',
   `with outcome as (
       select * from unnest(:runIds::uuid[], :versions::text[], :statuses::text[], :finishedAts::timestamptz[], :stopReasons::text[], :errorKinds::text[],
           :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[], :crashes::int[])
@@ -48,7 +49,7 @@ export const finishRuns = new NamedStatement<FinishRunsParams>(
         crashes = greatest(s.crashes, coalesce(o.crashes, 0)), updated_at = now()
       from outcome o
       -- An ended run stays as it ended, whoever finishes it late.
-      where s.id = o.id and s.xmin::text = o.version and s.status not in ('succeeded', 'failed')
+      where s.id = o.id and s.xmin::text = o.version and s.status not in ('succeeded', 'partial', 'failed')
       returning s.id, s.job, s.query_key, s.tick_id, s.status, s.records_new, s.records_updated, s.records_unchanged
     ),
     cursor as (

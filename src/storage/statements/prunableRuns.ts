@@ -1,7 +1,7 @@
 /**
  * The `doomed` CTE: a job's succeeded runs whose stored pages its retention policy lets go, that
  * still have some. A null setting takes no part: with both null, the policy keeps everything and
- * no statement runs. Failed and unfinished runs never appear.
+ * no statement runs. Failed, partial and unfinished runs never appear: their pages are kept as long as the run.
  */
 export const PRUNABLE_RUNS = `doomed as (
       select r.id from sync_runs r

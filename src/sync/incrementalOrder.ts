@@ -1,0 +1,37 @@
+import { getPath } from '../config/dotPath.js';
+import { scalarText } from '../config/exactJson.js';
+import { withoutNulChars } from '../storage/nulChars.js';
+import { maxValue } from './RunCheckpoint.js';
+
+/** How a page's incremental values run, in the order read. */
+export interface PageOrder {
+  /** The page's first value (null: none has one). */
+  first: string | null;
+  /** Whether each value is ≥ those before it in the page. */
+  ascending: boolean;
+}
+
+export function pageOrder(items: readonly Record<string, unknown>[], field: string): PageOrder {
+  let first: string | null = null;
+  let highest: string | null = null;
+  let ascending = true;
+  for (const item of items) {
+    const raw = scalarText(getPath(item, field));
+    if (raw === undefined) continue;
+    const value = withoutNulChars(raw);
+    first ??= value;
+    ascending &&= isAtLeast(value, highest);
+    highest = maxValue(highest, value);
+  }
+  return { first, ascending };
+}
+
+/** Whether a page read after values up to `highest` keeps every value ≥ those before it. */
+export function keepsAscending(highest: string | null, order: PageOrder): boolean {
+  return order.ascending && (order.first === null || isAtLeast(order.first, highest));
+}
+
+/** `value` ≥ `than`, compared as maxValue compares (numerically for integers); anything is ≥ none. */
+function isAtLeast(value: string, than: string | null): boolean {
+  return than === null || maxValue(than, value) === value;
+}
