@@ -42,6 +42,10 @@ function jobProblems(config: Config): Inconsistency[] {
         for (const message of pagingProblems(paging)) problems.push({ path: [...at, 'paging'], message });
       }
       for (const problem of forEachProblems(config, query)) problems.push({ path: [...at, 'forEach', ...problem.path], message: problem.message });
+      if ((query.mode ?? job.mode) === 'full_refresh' && query.forEach?.kind !== undefined) {
+        const message = `full_refresh marks deleted what a value's last complete run returned and this one did not; over values read from stored records (forEach.kind) the list is not stable, so a value that drops out would never be refreshed: use forEach.values, or mode merge`;
+        problems.push({ path: [...at, query.mode === undefined ? 'forEach' : 'mode'], message });
+      }
       const records = { ...job.records, ...query.records };
       for (const field of ['path', 'kind'] as const) {
         if (records[field] === undefined) problems.push({ path: [...at, 'records', field], message: `is required (set it on the query or on the job)` });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ForEachConfig } from './forEachSchema.js';
+import type { WriteMode } from './kindsSchema.js';
 import type { Config, IncrementalConfig, JobConfig, PagingConfig, QueryConfig, RecordSelectorConfig, SourceConfig } from './schema.js';
 
 /** Everything one sync run needs to know about its query, with job and query overrides applied. */
@@ -22,6 +23,8 @@ export interface ResolvedQuery {
   paging: PagingConfig;
   records: RecordSelectorConfig;
   incremental: IncrementalConfig | undefined;
+  /** How its records are written: merge (upsert), full_refresh (and mark deleted what a complete run no longer returns), append (and keep every version). */
+  mode: WriteMode;
 }
 
 export function findJob(config: Config, name: string): JobConfig {
@@ -64,5 +67,6 @@ export function resolveQuery(config: Config, job: JobConfig, queryIndex: number,
     // The schema's superRefine guarantees path and kind once job and query are merged.
     records: { key: 'id', ...job.records, ...query.records } as RecordSelectorConfig,
     incremental: query.incremental,
+    mode: query.mode ?? job.mode ?? 'merge',
   };
 }

@@ -6,6 +6,7 @@ import { authSchema } from './authSchema.js';
 import { reportInconsistencies, unreachableRetry } from './configConsistency.js';
 import { dotPath, dotPathOrWhole } from './dotPath.js';
 import { forEachSchema } from './forEachSchema.js';
+import { analyticsSchema, kindsSectionSchema, writeModeSchema } from './kindsSchema.js';
 import { recordSkipSchema } from './recordSkipSchema.js';
 import { responseErrorsSchema, responseSchema } from './responseSchema.js';
 import { webhookSecretSchema } from './webhookSecret.js';
@@ -149,6 +150,8 @@ export const querySchema = z.strictObject({
   incremental: incrementalSchema.optional(),
   /** One run per value (a user, an artist, an address): see forEachSchema. */
   forEach: forEachSchema.optional(),
+  /** How its records are written (default: the job's, else merge); see README "Write modes". */
+  mode: writeModeSchema.optional(),
 });
 
 export const scheduleSchema = z.strictObject({
@@ -224,6 +227,8 @@ export const jobSchema = z.strictObject({
   records: recordOverrideSchema.optional(),
   paging: pagingOverrideSchema.optional(),
   retention: retentionSchema.optional(),
+  /** Every query's write mode unless it sets its own. */
+  mode: writeModeSchema.optional(),
   queries: z.array(querySchema).min(1, 'needs at least one query'),
 });
 
@@ -260,8 +265,11 @@ export const configSchema = z
       jobs: z.array(jobSchema).min(1, 'needs at least one job'),
       webhook: webhookSchema.optional(),
       worker: workerSchema.prefault({}),
+      /** Per record kind, the typed view analysts query: see kindsSchema. */
+      kinds: kindsSectionSchema,
+      analytics: analyticsSchema.prefault({}),
     },
-    { error: (issue) => (issue.code === 'invalid_type' ? `the config must be a mapping of sections (sources, jobs, webhook, worker), not ${describeValue(issue.input)}` : undefined) },
+    { error: (issue) => (issue.code === 'invalid_type' ? `the config must be a mapping of sections (sources, jobs, webhook, worker, kinds, analytics), not ${describeValue(issue.input)}` : undefined) },
   )
   .superRefine(reportInconsistencies);
 

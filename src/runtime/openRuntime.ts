@@ -8,6 +8,8 @@ import { tickNotice } from '../notices/tickNotice.js';
 import { openRunStore, type RunStore } from '../storage/RunStore.js';
 import type { NoticeToQueue, RunState } from '../storage/runState.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
+import { applyKindViews } from '../analytics/KindViews.js';
+import { configWarnings, producedKinds } from '../config/configWarnings.js';
 
 /** The long-lived parts every command shares, opened once and closed together. */
 export interface Runtime {
@@ -39,6 +41,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
   const sources = options.sources ?? new SourceRegistry(config);
   const logger = options.logger ?? createLogger({ secrets: sources.secrets });
   const storage = openStorage(options.databaseUrl, { max: options.poolSize });
+  // A process that brings the schema up to date brings the kinds' views with it.
+  if (options.migrate ?? true) await applyViews(config, storage, logger);
   const notices = config.webhook?.notices;
   return {
     config,
@@ -54,4 +58,15 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       await storage.close();
     },
   };
+}
+
+async function applyViews(config: Config, storage: Storage, logger: Logger): Promise<void> {
+  for (const warning of configWarnings(config, producedKinds(config.jobs))) logger.warn({ path: warning.path }, warning.message);
+  try {
+    const applied = await applyKindViews(storage.pool, config.kinds, config.analytics);
+    if (applied.created.length + applied.dropped.length > 0) logger.info({ created: applied.created, dropped: applied.dropped }, 'kinds\' views made');
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { countsOf, type RecordCounts } from './RecordCounts.js';
 import { withoutNulEscapes } from './nulChars.js';
 import type { SerialisedRecords } from './serialiseRecords.js';
+import type { PageWriteMode } from './writeModes.js';
 import type { PageWriteParams } from './statements/pageWriteParts.js';
 import { storePageLookingUpUnchanged, storePageOfNewRecords, type StorePageRow } from './statements/storePage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
@@ -26,6 +27,8 @@ export interface PageToStore extends PageEnvelope {
   /** Where the run stands after this page: stored with it. */
   checkpoint: unknown;
   cursorValue: string | null;
+  /** What the query's write mode adds to storing its records (see pageWriteMode). */
+  writeMode: PageWriteMode;
 }
 
 /** What storing a page did: its records' counts, and the run row's new version. */
@@ -86,6 +89,8 @@ export class PageWrites {
       collapsed: records.collapsed,
       nulsRemoved: records.nulsRemoved,
       filtered: records.filtered,
+      refreshScope: page.writeMode.refreshScope,
+      keepHistory: page.writeMode.keepHistory,
     };
     const lastHadUnchanged = this.lastPageHadUnchanged.get(runId);
     if (lastHadUnchanged === true) {

@@ -2,6 +2,7 @@ import { poolOf, type Database } from './database.js';
 import { DatabaseClock } from './DatabaseClock.js';
 import { IncrementalCursors } from './IncrementalCursors.js';
 import { PageWrites } from './PageWrites.js';
+import { RecordDeletions } from './RecordDeletions.js';
 import { RunClaims } from './RunClaims.js';
 import { RunFinishes } from './RunFinishes.js';
 import { FanOutValues } from './FanOutValues.js';
@@ -13,6 +14,8 @@ import { TickEndListeners, type TickNoticeFor } from './TickEnds.js';
 export interface RunStore {
   claims: RunClaims;
   pages: PageWrites;
+  /** full_refresh: marking deleted what a complete run no longer returned. */
+  deletions: RecordDeletions;
   finishes: RunFinishes;
   running: RunningRuns;
   cursors: IncrementalCursors;
@@ -35,6 +38,7 @@ export function openRunStore(db: Database, options: RunStoreOptions = {}): RunSt
   return {
     claims: new RunClaims(pool, clock),
     pages: new PageWrites(pool),
+    deletions: new RecordDeletions(pool),
     finishes: new RunFinishes(pool, clock, options.tickNoticeFor, tickEnds),
     running: new RunningRuns(pool),
     cursors: new IncrementalCursors(pool),

@@ -9,6 +9,8 @@ export interface StoredPagesOf {
   queryIndex: number;
   value?: string;
   since?: Date;
+  /** Only the last succeeded run of each query key (value): for full_refresh queries. */
+  latestRunOnly?: boolean;
 }
 
 /** Where a replay run stands: the last page it replayed. Its checkpoint, so a crashed replay resumes. */
@@ -34,6 +36,7 @@ export class StoredPages {
         queryIndex: of.queryIndex,
         value: of.value ?? null,
         since: of.since ?? null,
+        latestRunOnly: of.latestRunOnly ?? false,
         afterStartedAt: position.runStartedAt,
         afterRunId: position.runId,
         afterPageSeq: position.pageSeq,

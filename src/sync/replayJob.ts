@@ -57,7 +57,8 @@ export async function replayJob(config: Config, request: ReplayRequest, options:
 }
 
 function pagesOf(job: JobConfig, queryIndex: number, request: ReplayRequest): StoredPagesOf {
-  return { job: job.name, queryIndex, value: request.value, since: request.since };
+  const mode = job.queries[queryIndex]?.mode ?? job.mode;
+  return { job: job.name, queryIndex, value: request.value, since: request.since, latestRunOnly: mode === 'full_refresh' };
 }
 
 function replayIdentity(job: JobConfig, queryIndex: number, request: ReplayRequest, tickId: string): RunIdentity {

@@ -16,6 +16,7 @@ import { serialiseRecords, type SerialisedRecords } from '../storage/serialiseRe
 import { pageRecords } from './pageRecords.js';
 import { recordOf } from './runFailures.js';
 import type { SyncProgress } from './syncQuery.js';
+import { MERGE, pageWriteMode } from '../storage/writeModes.js';
 
 /** What a replay does with a stored page the current config cannot read (its records path gone, say). */
 export type ReplayOnError = 'stop' | 'skip';
@@ -100,6 +101,7 @@ export async function replayQuery(config: Config, job: JobConfig, identity: RunI
           records,
           checkpoint: { replayedThrough: position },
           cursorValue: null,
+          writeMode: query ? pageWriteMode(query.mode, query.job, query.queryKey) : MERGE,
         },
         job.source,
       );

@@ -7,6 +7,7 @@ import { WindowStuckError, type Paginator } from '../paging/Paginator.js';
 import { createPaginator } from '../paging/paginatorStyles.js';
 import type { RecordCounts } from '../storage/RecordCounts.js';
 import { RunTakenOverError } from '../storage/PageWrites.js';
+import { pageWriteMode, refreshScopeOf } from '../storage/writeModes.js';
 import type { RunStore } from '../storage/RunStore.js';
 import { waitOutStorageOutage } from '../storage/storageOutage.js';
 import { isEnded, type NoticeToQueue, type RunIdentity, type RunOutcome, type RunState } from '../storage/runState.js';
@@ -141,6 +142,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
   // Pages ahead download and are prepared while this one is stored, so the upstream, this
   // process and Postgres work at once.
   const pagesAhead = new PagesAhead(prepare, checkpoint.position, progress.pages);
+  const writeMode = pageWriteMode(query.mode, query.job, query.queryKey);
   let end: PagingEnd | undefined;
   try {
     while (end === undefined) {
@@ -154,7 +156,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
       const cursorValue = progress.cursorWith(prepared.highest);
       const ascending = progress.ascendingWith(prepared.order);
       const nextCheckpoint: RunCheckpoint = { ...checkpoint, position: advance.position, ...(ascending ? {} : { outOfOrder: true }) };
-      const page = { ...envelope, kind: query.records.kind, records, checkpoint: nextCheckpoint, cursorValue };
+      const page = { ...envelope, kind: query.records.kind, records, checkpoint: nextCheckpoint, cursorValue, writeMode };
       const stored = await outlasting(options, log, () => options.store.pages.storePage(run.id, progress.pages, page, query.sourceName));
       progress.pageStored(stored, records, cursorValue, ascending);
       if (advance.done) end = { stopReason: advance.reason, expectedTotal: prepared.expectedTotal };
@@ -202,6 +204,8 @@ async function complete(context: RunContext, progress: RunProgress, end: PagingE
   const moves = shortfall === undefined || progress.ascending;
   const cursor = query.incremental && progress.cursorValue !== null && moves ? { field: query.incremental.field, value: progress.cursorValue } : undefined;
   const status = shortfall === undefined ? 'succeeded' : 'partial';
+  // Only a run that got everything may say what the upstream no longer has.
+  if (status === 'succeeded' && query.mode === 'full_refresh') await sweepDeleted(context);
   await finish(context, progress, { status, stopReason, cursor, errorKind: shortfall?.kind, error: shortfall?.message }, true);
   const summary: RunSummary = { ...summaryOf(context, progress), status, stopReason, shortfall };
   const fields = { pages: summary.pages, ...summary.counts, stopReason, durationMs: Math.round(summary.durationMs) };
@@ -210,6 +214,12 @@ async function complete(context: RunContext, progress: RunProgress, end: PagingE
   return summary;
 }
 
+/** full_refresh: marks deleted the records earlier runs of the query returned and this complete one did not. */
+async function sweepDeleted(context: RunContext): Promise<void> {
+  const { options, log, run, query } = context;
+  const deleted = await outlasting(options, log, () => options.store.deletions.sweep(run.id, refreshScopeOf(query.job, query.queryKey)));
+  if (deleted > 0) log.info({ deleted }, 'records no longer returned marked deleted (full_refresh)');
+}
 
 /** Writes the run's final status, with its notice when `announce` and a webhook is configured. */
 async function finish(context: RunContext, progress: RunProgress, outcome: RunOutcome, announce: boolean): Promise<void> {

@@ -154,7 +154,24 @@ const rows: Row[] = [
   { what: 'a file that is not there', make: () => undefined, path: '', message: /file not found/ },
   { what: 'a misspelt key', edit: (t) => (t.jobs[0]!.shedule = { cron: '* * * * *' }), path: 'jobs[0]', message: /shedule/ },
   { what: 'a job on an unknown source', edit: (t) => (t.jobs[0]!.source = 'video'), path: 'jobs[0].source', message: /"video" is not a configured source \(have: music\)/ },
+
+  // D. Kinds' views and write modes
+  { what: 'an unknown column type', edit: (t) => (kinds(t).artist = { columns: { plays: { path: 'playcount', type: 'int64' } } }), path: 'kinds.artist.columns.plays.type', message: /"int64" is not a column type \(have: text, integer, bigint, numeric, boolean, timestamptz, date, jsonb\)/ },
+  { what: 'a column name that is not an identifier', edit: (t) => (kinds(t).artist = { columns: { 'play count': { path: 'playcount', type: 'bigint' } } }), path: 'kinds.artist.columns.play count', message: /must be an SQL identifier/ },
+  { what: 'a column named as a column every view has', edit: (t) => (kinds(t).artist = { columns: { key: { path: 'id', type: 'text' } } }), path: 'kinds.artist.columns.key', message: /names a column every view has already .*two columns would have one name/ },
+  { what: 'a column given twice in a YAML file', file: { name: 'column-twice.yaml', bytes: `${validYaml().replace(/\n}$/, ',\n"kinds": {"artist": {"columns": {"name": {"path": "name", "type": "text"}, "name": {"path": "title", "type": "text"}}}}\n}')}` }, path: `line ${validYaml().split('\n').length}:76`, message: /Map keys must be unique/ },
+  { what: 'a time format on a column that is no time', edit: (t) => (kinds(t).artist = { columns: { plays: { path: 'playcount', type: 'bigint', from: 'unix_seconds' } } }), path: 'kinds.artist.columns.plays.from', message: /goes with type timestamptz or date, not bigint/ },
+  { what: 'two kinds whose views have one name', edit: (t) => (kinds(t).artist = {}, kinds(t).singer = { view: 'artist' }), path: 'kinds.singer', message: /its view artist has the name of a view of kind "artist"/ },
+  { what: 'an unknown write mode', edit: (t) => (query(t).mode = 'replace'), path: 'jobs[0].queries[0].mode', message: /"replace" is not a write mode \(have: merge, full_refresh, append\)/ },
+  { what: 'full_refresh over values read from stored records', edit: (t) => (fanOut(t, { kind: 'artist', field: 'id' }), (query(t).mode = 'full_refresh')), path: 'jobs[0].queries[0].mode', message: /the list is not stable.*use forEach.values/ },
+  { what: "a job's full_refresh over a query's values read from stored records", edit: (t) => (fanOut(t, { kind: 'artist', field: 'id' }), (t.jobs[0]!.mode = 'full_refresh')), path: 'jobs[0].queries[0].forEach', message: /the list is not stable/ },
 ];
+
+/** The tree's kinds section, made if absent. */
+function kinds(tree: Tree): Record<string, unknown> {
+  const asSections = tree as unknown as { kinds?: Record<string, unknown> };
+  return (asSections.kinds ??= {});
+}
 
 function renameSource(tree: Tree, name: string): void {
   const { music, ...others } = tree.sources;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
 import type { PageToStore } from '../../src/storage/PageWrites.js';
+import { MERGE } from '../../src/storage/writeModes.js';
 
 /** A page of these records, keyed by `keyField`, as a sync hands it to PageWrites.storePage. */
 export function pageOf(kind: string, items: Record<string, unknown>[], keyField: string): PageToStore {
@@ -20,5 +21,6 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
     ),
     checkpoint: { position: {} },
     cursorValue: null,
+    writeMode: MERGE,
   };
 }

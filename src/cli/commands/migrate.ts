@@ -1,13 +1,39 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { migrateDatabase } from '../../storage/database.js';
+import { loadAnalyticsSettings } from '../../config/analyticsSettings.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
+import { applyKindViews } from '../../analytics/KindViews.js';
+import { migrateDatabase, openStorage } from '../../storage/database.js';
 import { requireEnv } from '../options.js';
+
+interface MigrateOptions {
+  config?: string;
+}
 
 export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
-    .description('apply pending database migrations to DATABASE_URL')
-    .action(async () => {
-      await migrateDatabase(requireEnv('DATABASE_URL'));
+    .description("apply pending database migrations to DATABASE_URL, then create or replace the config's kinds' views")
+    .option('--config <file>', `config file whose kinds and analytics sections make the views (default: ${DEFAULT_CONFIG_FILE}, if there is one)`)
+    .action(async (options: MigrateOptions) => {
+      const databaseUrl = requireEnv('DATABASE_URL');
+      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+      const settings = file === undefined ? undefined : await loadAnalyticsSettings(file);
+      await migrateDatabase(databaseUrl);
       process.stdout.write('migrations applied\n');
+      if (!settings) {
+        process.stdout.write(`no ${DEFAULT_CONFIG_FILE} here: no kinds' views made (--config names one)\n`);
+        return;
+      }
+      for (const warning of settings.warnings) process.stderr.write(`warning: ${file}: ${warning.path}: ${warning.message}\n`);
+      const storage = openStorage(databaseUrl, { max: 1 });
+      try {
+        const applied = await applyKindViews(storage.pool, settings.kinds, settings.analytics);
+        const made = [...applied.created, ...applied.replaced];
+        process.stdout.write(`views in schema ${settings.analytics.schema}: ${made.length === 0 ? 'none (the config declares no kinds)' : made.join(', ')}\n`);
+        if (applied.dropped.length > 0) process.stdout.write(`views dropped (their kinds are no longer declared): ${applied.dropped.join(', ')}\n`);
+      } finally {
+        await storage.close();
+      }
     });
 }

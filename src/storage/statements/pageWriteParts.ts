@@ -28,6 +28,10 @@ export interface PageWriteParams {
   nulsRemoved: number;
   /** Records `records.skip` left out of the page. */
   filtered: number;
+  /** For a full_refresh query: its scope (job and query key), under which the page's keys are noted as returned by this run; null otherwise. */
+  refreshScope: string | null;
+  /** For an append query: keep each new or changed record's version in record_versions. */
+  keepHistory: boolean;
 }
 
 /** The run counters every page adds to, besides its records' own: a fragment of the `run` CTE's SET. */
@@ -53,6 +57,25 @@ export const CLAIM_PAGE = `locked_run as materialized (
     ),
     claim as (
       select id from locked_run where status = 'running'
+    )`;
+
+/** Only statements that give records a change_seq take this advisory lock; see CHANGE_ORDER. */
+export const CHANGE_SEQ_LOCK = 7_346_112_004;
+
+/**
+ * Taken before a statement draws change_seq values, held to its commit: so numbers are drawn in
+ * the order their transactions commit, and a reader of `change_seq > $last` can never see a
+ * number before a smaller one becomes visible (a concurrent run's page committing late). It is
+ * materialized and joined to the rows written, so it is taken before their first nextval.
+ */
+export const CHANGE_ORDER = `change_order as materialized (select pg_advisory_xact_lock(${CHANGE_SEQ_LOCK}))`;
+
+/** Notes the page's keys as returned by this run of a full_refresh query (see sweepFullRefresh); nothing for other modes. */
+export const NOTE_REFRESH_KEYS = `refresh_keys as (
+      insert into full_refresh_keys as f (scope, source, kind, key, run_id)
+      select :refreshScope::text, :source::text, :kind::text, k.key, run.id from run, unnest(:keys::text[]) as k(key)
+      where :refreshScope::text is not null
+      on conflict (scope, source, kind, key) do update set run_id = excluded.run_id where f.run_id <> excluded.run_id
     )`;
 
 /**

@@ -1,5 +1,5 @@
 import { NamedStatement } from '../namedStatement.js';
-import { ADD_PAGE_ANOMALIES, CLAIM_PAGE, INSERT_DEAD_LETTERS, INSERT_ENVELOPE, type PageWriteParams } from './pageWriteParts.js';
+import { ADD_PAGE_ANOMALIES, CHANGE_ORDER, CLAIM_PAGE, INSERT_DEAD_LETTERS, INSERT_ENVELOPE, NOTE_REFRESH_KEYS, type PageWriteParams } from './pageWriteParts.js';
 
 export interface StorePageParams extends PageWriteParams {
   /** The records' JSON documents, one per line, in key order; null when there are none. */
@@ -18,6 +18,10 @@ export interface StorePageRow {
  * records, moves the checkpoint and counters, and inserts the envelope, each write depending on
  * that lock.
  *
+ * A record that is new, changed, or back after a full refresh marked it deleted takes the next
+ * change_seq (see CHANGE_ORDER); for an append query its version is also kept in record_versions,
+ * the one before it closed.
+ *
  * A record whose content hash is unchanged is never rewritten (no new row version, no WAL):
  * ON CONFLICT's `where` leaves it alone. With `lookUpUnchanged` it is moreover filtered out by an
  * index lookup before the insert, so that ON CONFLICT does not row-lock it either (which dirties
@@ -26,23 +30,35 @@ export interface StorePageRow {
  */
 function storePageSql(lookUpUnchanged: boolean): string {
   const changedOrNew = lookUpUnchanged
-    ? 'n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key)'
+    ? 'n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key and c.deleted_at is null)'
     : 'true';
   return `with ${CLAIM_PAGE},
     page_records as (
       select * from rows from (unnest(:keys::text[]), unnest(:hashes::text[]), string_to_table(:payloads::text, E'\\n'))
         as t(key, hash, payload)
     ),
+    ${CHANGE_ORDER},
     written as (
-      insert into records as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
-      select :source::text, :kind::text, n.key, n.payload::jsonb, n.hash, :runId::uuid, :runId::uuid
-      from page_records n
+      insert into records as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id, change_seq)
+      select :source::text, :kind::text, n.key, n.payload::jsonb, n.hash, :runId::uuid, :runId::uuid, nextval('records_change_seq')
+      from page_records n, change_order
       where exists (select 1 from claim) and ${changedOrNew}
       on conflict (source, kind, key) do update
         set payload = excluded.payload, content_hash = excluded.content_hash,
-            last_changed_run_id = excluded.last_changed_run_id, changed_at = now()
-        where r.content_hash <> excluded.content_hash
-      returning (xmax = 0) as inserted
+            last_changed_run_id = excluded.last_changed_run_id, changed_at = now(), change_seq = excluded.change_seq, deleted_at = null
+        where r.content_hash <> excluded.content_hash or r.deleted_at is not null
+      returning r.key, r.change_seq, (xmax = 0) as inserted
+    ),
+    closed_versions as (
+      update record_versions v set valid_to = now()
+      from written w
+      where :keepHistory::boolean and v.source = :source::text and v.kind = :kind::text and v.key = w.key and v.valid_to is null
+    ),
+    new_versions as (
+      insert into record_versions (source, kind, key, payload, content_hash, change_seq, run_id)
+      select :source::text, :kind::text, w.key, n.payload::jsonb, n.hash, w.change_seq, :runId::uuid
+      from written w join page_records n on n.key = w.key
+      where :keepHistory::boolean
     ),
     counts as (
       select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as updated from written
@@ -59,12 +75,13 @@ function storePageSql(lookUpUnchanged: boolean): string {
       returning s.id, s.xmin::text as version
     ),
     ${INSERT_ENVELOPE},
-    ${INSERT_DEAD_LETTERS}
+    ${INSERT_DEAD_LETTERS},
+    ${NOTE_REFRESH_KEYS}
     select (select version from run) as version, inserted, updated from counts`;
 }
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v8', storePageSql(true));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v9', storePageSql(true));
 
 /** For pages expected to hold only new or changed records (a first sync). */
-export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v8', storePageSql(false));
+export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v9', storePageSql(false));

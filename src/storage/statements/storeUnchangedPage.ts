@@ -1,5 +1,5 @@
 import { NamedStatement } from '../namedStatement.js';
-import { ADD_PAGE_ANOMALIES, CLAIM_PAGE, INSERT_DEAD_LETTERS, INSERT_ENVELOPE, type PageWriteParams } from './pageWriteParts.js';
+import { ADD_PAGE_ANOMALIES, CLAIM_PAGE, INSERT_DEAD_LETTERS, INSERT_ENVELOPE, NOTE_REFRESH_KEYS, type PageWriteParams } from './pageWriteParts.js';
 
 /** The row storeUnchangedPage returns: the run row's new version (null if nothing was written), and whether the run was still at :pagesBefore. */
 export interface StoreUnchangedPageRow {
@@ -9,16 +9,16 @@ export interface StoreUnchangedPageRow {
 
 /**
  * Stores a page expected to hold no change (as the run's last page did), sent without the
- * records' payloads. When every hash matches the one stored, it stores the page (envelope,
+ * records' payloads. When every hash matches the one stored (of a record not marked deleted), it stores the page (envelope,
  * checkpoint, counters); otherwise it writes nothing, and the page is stored again with its
  * payloads by storePage.
  */
 export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
-  'feedsync_store_unchanged_page_v6',
+  'feedsync_store_unchanged_page_v7',
   `with ${CLAIM_PAGE},
     changed as (
       select 1 from unnest(:keys::text[], :hashes::text[]) as n(key, hash)
-      where n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key)
+      where n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key and c.deleted_at is null)
       limit 1
     ),
     run as (
@@ -29,6 +29,7 @@ export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
       returning s.id, s.xmin::text as version
     ),
     ${INSERT_ENVELOPE},
-    ${INSERT_DEAD_LETTERS}
+    ${INSERT_DEAD_LETTERS},
+    ${NOTE_REFRESH_KEYS}
     select (select version from run) as version, exists (select 1 from claim) as claimed`,
 );

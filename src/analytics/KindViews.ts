@@ -1,0 +1,82 @@
+import type pg from 'pg';
+import type { AnalyticsConfig, KindConfig } from '../config/kindsSchema.js';
+import { inTransaction, type TransactionClient } from '../storage/transaction.js';
+import { quoteIdent, quoteLiteral } from './columnSql.js';
+import { kindViews, VIEW_COMMENT_PREFIX, type ViewDefinition } from './kindViewSql.js';
+
+/** Only feedsync's view maker takes this advisory lock: a migrate and starting workers take turns. */
+const VIEWS_LOCK = 7_346_112_003;
+
+/** Postgres refusing CREATE OR REPLACE VIEW for a column dropped, renamed or retyped. */
+const VIEW_SHAPE_CHANGED = new Set(['42P16', '42804']);
+
+/** What applying the views did, view by view. */
+export interface ViewsApplied {
+  created: string[];
+  replaced: string[];
+  dropped: string[];
+}
+
+/** A view in the analytics schema that feedsync did not make: it is never replaced or dropped. */
+export class ForeignViewError extends Error {
+  override readonly name = 'ForeignViewError';
+}
+
+/**
+ * Creates or replaces each configured kind's views in the analytics schema, and drops those it
+ * made for kinds the config no longer declares, in one transaction: a reader sees the old views
+ * or the new ones. Views hold no data, so changing their columns loses no record.
+ */
+export async function applyKindViews(pool: Pick<pg.Pool, 'connect'>, kinds: Readonly<Record<string, KindConfig>>, analytics: AnalyticsConfig): Promise<ViewsApplied> {
+  const wanted = Object.entries(kinds).flatMap(([kind, config]) => kindViews(kind, config));
+  const schema = quoteIdent(analytics.schema);
+  return inTransaction(pool, async (client) => {
+    await client.query(`select pg_advisory_xact_lock(${VIEWS_LOCK})`);
+    await client.query(`create schema if not exists ${schema}`);
+    const existing = await viewsIn(client, analytics.schema);
+    const applied: ViewsApplied = { created: [], replaced: [], dropped: [] };
+    for (const view of wanted) {
+      const owner = existing.get(view.name);
+      if (owner === null) throw new ForeignViewError(`${analytics.schema}.${view.name} exists and was not made by feedsync: rename it, or set kinds.${view.kind}.view to another name`);
+      await createOrReplace(client, schema, view, owner !== undefined);
+      (owner === undefined ? applied.created : applied.replaced).push(`${analytics.schema}.${view.name}`);
+    }
+    const names = new Set(wanted.map((view) => view.name));
+    for (const [name, owner] of existing) {
+      if (owner === null || names.has(name)) continue;
+      await client.query(`drop view ${schema}.${quoteIdent(name)}`);
+      applied.dropped.push(`${analytics.schema}.${name}`);
+    }
+    return applied;
+  });
+}
+
+/** The schema's views: feedsync's kind for those it made, null for the others. */
+async function viewsIn(client: TransactionClient, schema: string): Promise<Map<string, string | null>> {
+  const { rows } = await client.query<{ name: string; comment: string | null }>(
+    `select c.relname as name, obj_description(c.oid, 'pg_class') as comment from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'v'`,
+    [schema],
+  );
+  return new Map(rows.map(({ name, comment }) => [name, comment?.startsWith(VIEW_COMMENT_PREFIX) ? comment.slice(VIEW_COMMENT_PREFIX.length) : null]));
+}
+
+/** CREATE OR REPLACE keeps dependent views working; when the columns changed shape, the view is dropped and made anew (a dependent view then fails the drop, named by Postgres). */
+async function createOrReplace(client: TransactionClient, schema: string, view: ViewDefinition, exists: boolean): Promise<void> {
+  const name = `${schema}.${quoteIdent(view.name)}`;
+  const create = `create or replace view ${name} as ${view.select}`;
+  if (exists) {
+    await client.query('savepoint replace_view');
+    try {
+      await client.query(create);
+      await client.query('release savepoint replace_view');
+    } catch (error) {
+      if (!VIEW_SHAPE_CHANGED.has((error as { code?: string }).code ?? '')) throw error;
+      await client.query('rollback to savepoint replace_view');
+      await client.query(`drop view ${name}`);
+      await client.query(create);
+    }
+  } else {
+    await client.query(create);
+  }
+  await client.query(`comment on view ${name} is ${quoteLiteral(VIEW_COMMENT_PREFIX + view.kind)}`);
+}

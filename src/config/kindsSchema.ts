@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { dotPath } from './dotPath.js';
+
+/** The column types a kind's view may declare: what Postgres casts each value to. */
+export const COLUMN_TYPES = ['text', 'integer', 'bigint', 'numeric', 'boolean', 'timestamptz', 'date', 'jsonb'] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+/** How a timestamp or date is written in the payload. */
+export const TIME_FORMATS = ['iso8601', 'unix_seconds'] as const;
+
+/** Columns every kind's view has, from the record row rather than its payload: a declared column may not take their names. */
+export const RECORD_COLUMNS = ['source', 'key', 'first_seen', 'changed_at', 'deleted_at', 'change_seq', 'valid_from', 'valid_to'] as const;
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+const identifierMessage = 'must be an SQL identifier: a lower-case letter or "_", then letters, digits or "_" (at most 63)';
+
+/** A Postgres identifier feedsync writes unquoted-safe (it quotes it anyway). */
+export const sqlIdentifier = z.string().regex(IDENTIFIER, identifierMessage);
+
+const columnSchema = z
+  .strictObject({
+    /** Where the value sits in the payload; a list is tried in order, the first present wins (Last.fm's `artist.name` or `artist`). */
+    path: z.union([dotPath, z.array(dotPath).min(1)]).transform((path) => (typeof path === 'string' ? [path] : path)),
+    type: z.enum(COLUMN_TYPES, { error: (issue) => `${JSON.stringify(issue.input)} is not a column type (have: ${COLUMN_TYPES.join(', ')})` }),
+    /** For timestamptz and date: ISO 8601 text (the default) or seconds since 1970 (Last.fm's `uts`, Etherscan's `timeStamp`). */
+    from: z.enum(TIME_FORMATS, { error: (issue) => `${JSON.stringify(issue.input)} is not a time format (have: ${TIME_FORMATS.join(', ')})` }).optional(),
+  })
+  .superRefine((column, ctx) => {
+    if (column.from !== undefined && column.type !== 'timestamptz' && column.type !== 'date') {
+      ctx.addIssue({ code: 'custom', path: ['from'], message: `goes with type timestamptz or date, not ${column.type}` });
+    }
+  });
+
+export const kindSchema = z
+  .strictObject({
+    /** The view's name in the analytics schema (default: the kind's name); its history view adds `_history`, its change view `_changes`. */
+    view: sqlIdentifier.optional(),
+    columns: z.record(sqlIdentifier, columnSchema).default({}),
+  })
+  .superRefine((kind, ctx) => {
+    for (const name of Object.keys(kind.columns)) {
+      if ((RECORD_COLUMNS as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: 'custom', path: ['columns', name], message: `names a column every view has already (${RECORD_COLUMNS.join(', ')}): two columns would have one name` });
+      }
+    }
+  });
+
+/** The `kinds` section: a kind's name as records.kind writes it. */
+export const kindsSectionSchema = z
+  .record(z.string().regex(/^[a-z][a-z0-9_]*$/, 'kind names must be lower case letters, digits and _'), kindSchema)
+  .superRefine((kinds, ctx) => {
+    // Two kinds whose views (or their _history and _changes views) would have one name.
+    const owners = new Map<string, string>();
+    for (const [kind, settings] of Object.entries(kinds)) {
+      const view = settings.view ?? kind;
+      for (const name of [view, `${view}_history`, `${view}_changes`]) {
+        const owner = owners.get(name);
+        if (owner !== undefined) ctx.addIssue({ code: 'custom', path: [kind], message: `its view ${name} has the name of a view of kind "${owner}": set kinds.${kind}.view to another name` });
+        owners.set(name, kind);
+      }
+    }
+  })
+  .default({});
+
+/** Where the views go. */
+export const analyticsSchema = z.strictObject({
+  /** The schema of the kinds' views, feedsync's own: it drops the views it made that the config no longer declares. */
+  schema: sqlIdentifier.default('analytics'),
+});
+
+/** How a query's records are written: see README "Write modes". */
+export const WRITE_MODES = ['merge', 'full_refresh', 'append'] as const;
+export const writeModeSchema = z.enum(WRITE_MODES, { error: (issue) => `${JSON.stringify(issue.input)} is not a write mode (have: ${WRITE_MODES.join(', ')})` });
+
+export type WriteMode = (typeof WRITE_MODES)[number];
+export type KindConfig = z.output<typeof kindSchema>;
+export type KindColumn = KindConfig['columns'][string];
+export type AnalyticsConfig = z.output<typeof analyticsSchema>;

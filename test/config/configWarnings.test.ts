@@ -1,0 +1,37 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadAnalyticsSettings } from '../../src/config/analyticsSettings.js';
+import { configWarnings, producedKinds } from '../../src/config/configWarnings.js';
+import { parseConfig } from '../../src/config/loadConfig.js';
+import { validTree } from '../support/configTrees.js';
+import { scratchDir } from '../support/scratchDir.js';
+
+describe('config warnings', () => {
+  it('warn of a kind in kinds that no job stores, naming it and the kinds stored', () => {
+    const config = parseConfig({ ...validTree(), kinds: { artist: {}, albm: {} } }, 'test config', { MUSIC_API_KEY: 'k' });
+    expect(configWarnings(config, producedKinds(config.jobs))).toEqual([{ path: 'kinds.albm', message: 'no job stores records of kind "albm" (stored kinds: artist); its view will stay empty' }]);
+  });
+
+  it('take a kind set on the job or on the query as stored', () => {
+    expect(producedKinds([{ records: { kind: 'a' }, queries: [{}, { records: { kind: 'b' } }] }])).toEqual(new Set(['a', 'b']));
+  });
+});
+
+describe('loadAnalyticsSettings', () => {
+  it('reads kinds and analytics without the upstreams’ variables, with the warnings', async () => {
+    const file = join(await scratchDir('analytics-settings'), 'feedsync.yaml');
+    const tree = { ...validTree(), kinds: { artist: { columns: { plays: { path: 'playcount', type: 'bigint' } } }, tag: {} }, analytics: { schema: 'bi' } };
+    await writeFile(file, JSON.stringify(tree));
+    const settings = await loadAnalyticsSettings(file, {});
+    expect(settings.analytics).toEqual({ schema: 'bi' });
+    expect(settings.kinds.artist!.columns.plays).toEqual({ path: ['playcount'], type: 'bigint' });
+    expect(settings.warnings.map((warning) => warning.path)).toEqual(['kinds.tag']);
+  });
+
+  it('refuses a kinds section with an unknown type, naming the path', async () => {
+    const file = join(await scratchDir('analytics-settings'), 'feedsync.yaml');
+    await writeFile(file, JSON.stringify({ kinds: { artist: { columns: { plays: { path: 'playcount', type: 'long' } } } } }));
+    await expect(loadAnalyticsSettings(file, {})).rejects.toThrow(/kinds\.artist\.columns\.plays\.type: "long" is not a column type/);
+  });
+});

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
+import { pageWriteMode, refreshScopeOf } from '../../src/storage/writeModes.js';
+import type { WriteMode } from '../../src/config/kindsSchema.js';
+import { pageOf } from '../support/storedPages.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+let database: TestDatabase;
+let store: RunStore;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  store = openRunStore(database.db);
+});
+afterAll(() => database.drop());
+
+interface Item {
+  id: string;
+  v: number;
+}
+
+/** One complete run of a query of this mode returning `items` (one page), swept as a complete full_refresh run is. */
+async function runOf(mode: WriteMode, job: string, kind: string, items: Item[]): Promise<string> {
+  const run = await store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+  await store.pages.storePage(run.id, 0, { ...pageOf(kind, items as unknown as Record<string, unknown>[], 'id'), writeMode: pageWriteMode(mode, job, 'k') }, 'music');
+  if (mode === 'full_refresh') await store.deletions.sweep(run.id, refreshScopeOf(job, 'k'));
+  return run.id;
+}
+
+const recordsOf = async (kind: string) =>
+  (
+    await database.pool.query<{ key: string; v: number; deleted: boolean; change_seq: string }>(
+      `select key, (payload->>'v')::int as v, deleted_at is not null as deleted, change_seq::text from records where kind = $1 order by key`,
+      [kind],
+    )
+  ).rows;
+
+describe('write mode full_refresh', () => {
+  it('marks deleted what a complete run no longer returns, and revives it when a later run returns it again', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }, { id: 'c', v: 1 }]);
+    await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 2 }]);
+    const second = await recordsOf(kind);
+    expect(second.map(({ key, v, deleted }) => ({ key, v, deleted }))).toEqual([
+      { key: 'a', v: 1, deleted: false },
+      { key: 'b', v: 2, deleted: false },
+      { key: 'c', v: 1, deleted: true },
+    ]);
+    const runId = await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 2 }, { id: 'c', v: 1 }]);
+    const third = await recordsOf(kind);
+    expect(third.map(({ key, deleted }) => ({ key, deleted }))).toEqual([
+      { key: 'a', deleted: false },
+      { key: 'b', deleted: false },
+      { key: 'c', deleted: false },
+    ]);
+    // The revival is a change: c moves past every earlier change; a and b, unchanged, keep theirs.
+    expect(BigInt(third[2]!.change_seq)).toBeGreaterThan(BigInt(second[2]!.change_seq));
+    expect(third.slice(0, 2).map((row) => row.change_seq)).toEqual(second.slice(0, 2).map((row) => row.change_seq));
+    const { rows } = await database.pool.query<{ records_updated: number }>('select records_updated from sync_runs where id = $1', [runId]);
+    expect(rows[0]!.records_updated).toBe(1);
+  });
+
+  it('counts the records a run marked deleted on the run, and marks nothing twice', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }, { id: 'c', v: 1 }]);
+    const second = await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }]);
+    const before = await recordsOf(kind);
+    const third = await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }]);
+    const { rows } = await database.pool.query<{ id: string; records_deleted: number }>('select id, records_deleted from sync_runs where id = any($1::uuid[])', [[second, third]]);
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.records_deleted]))).toEqual({ [second]: 2, [third]: 0 });
+    expect(await recordsOf(kind)).toEqual(before);
+  });
+
+  it('leaves the records of another scope (job and query) alone', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await runOf('full_refresh', 'chart-a', kind, [{ id: 'a', v: 1 }]);
+    await runOf('full_refresh', 'chart-b', kind, [{ id: 'b', v: 1 }]);
+    await runOf('full_refresh', 'chart-b', kind, [{ id: 'b', v: 1 }]);
+    expect((await recordsOf(kind)).map(({ key, deleted }) => ({ key, deleted }))).toEqual([
+      { key: 'a', deleted: false },
+      { key: 'b', deleted: false },
+    ]);
+  });
+});
+
+describe('write mode merge', () => {
+  it('keeps a record a later run no longer returns, as it is', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await runOf('merge', 'search', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }]);
+    await runOf('merge', 'search', kind, [{ id: 'a', v: 2 }]);
+    expect((await recordsOf(kind)).map(({ key, v, deleted }) => ({ key, v, deleted }))).toEqual([
+      { key: 'a', v: 2, deleted: false },
+      { key: 'b', v: 1, deleted: false },
+    ]);
+  });
+});
+
+describe('write mode append', () => {
+  it('keeps every changed version with valid_from and valid_to, the one in force open', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await runOf('append', 'prices', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }]);
+    await runOf('append', 'prices', kind, [{ id: 'a', v: 2 }, { id: 'b', v: 1 }]);
+    await runOf('append', 'prices', kind, [{ id: 'a', v: 3 }, { id: 'b', v: 1 }]);
+    const { rows } = await database.pool.query<{ key: string; v: number; open: boolean; ordered: boolean }>(
+      `select key, (payload->>'v')::int as v, valid_to is null as open, valid_to is null or valid_to >= valid_from as ordered
+       from record_versions where kind = $1 order by key, change_seq`,
+      [kind],
+    );
+    expect(rows).toEqual([
+      { key: 'a', v: 1, open: false, ordered: true },
+      { key: 'a', v: 2, open: false, ordered: true },
+      { key: 'a', v: 3, open: true, ordered: true },
+      { key: 'b', v: 1, open: true, ordered: true },
+    ]);
+    expect((await recordsOf(kind)).map(({ key, v }) => ({ key, v }))).toEqual([
+      { key: 'a', v: 3 },
+      { key: 'b', v: 1 },
+    ]);
+  });
+
+  it('keeps no version for a merge query', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await runOf('merge', 'prices', kind, [{ id: 'a', v: 1 }]);
+    await runOf('merge', 'prices', kind, [{ id: 'a', v: 2 }]);
+    expect((await database.pool.query('select 1 from record_versions where kind = $1', [kind])).rowCount).toBe(0);
+  });
+});
+
+describe('change_seq', () => {
+  it('is drawn by every insert, change and deletion, and left alone by an unchanged record', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await runOf('full_refresh', 'feed', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }]);
+    const first = await recordsOf(kind);
+    await runOf('full_refresh', 'feed', kind, [{ id: 'a', v: 2 }]);
+    const second = await recordsOf(kind);
+    expect(BigInt(second[0]!.change_seq)).toBeGreaterThan(BigInt(first[1]!.change_seq));
+    expect(BigInt(second[1]!.change_seq)).toBeGreaterThan(BigInt(first[1]!.change_seq));
+    await runOf('full_refresh', 'feed', kind, [{ id: 'a', v: 2 }]);
+    expect(await recordsOf(kind)).toEqual(second);
+  });
+});

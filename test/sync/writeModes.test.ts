@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/loadConfig.js';
+import type { WriteMode } from '../../src/config/kindsSchema.js';
+import { OPEN_GATE } from '../../src/http/RequestGate.js';
+import { SourceClient } from '../../src/http/SourceClient.js';
+import { openRunStore } from '../../src/storage/RunStore.js';
+import { replayJob } from '../../src/sync/replayJob.js';
+import { StoredPages } from '../../src/storage/StoredPages.js';
+import { syncQuery, type RunSummary } from '../../src/sync/syncQuery.js';
+import { capturingLogger, queryOf } from '../support/syncFixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+interface Item {
+  id: string;
+  v: number;
+}
+
+/** What the upstream returns now, per path: each test serves its own list under its own path. */
+const lists = new Map<string, Item[]>();
+let server: Server;
+let baseUrl: string;
+let database: TestDatabase;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const items = lists.get(url.pathname) ?? [];
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ total: items.length, items: items.slice((page - 1) * 2, page * 2) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await database.drop();
+});
+
+/** A job reading the list at `path` two items a page, in `mode`, storing `kind`. */
+function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100) {
+  const config = parseConfig(
+    {
+      sources: { api: { baseUrl, path, auth: { type: 'none' }, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 2, maxPages } } },
+      jobs: [{ name: `chart-${kind}`, source: 'api', mode, records: { path: 'items', kind }, queries: [{}] }],
+    },
+    'test config',
+    {},
+  );
+  const query = queryOf(config, `chart-${kind}`);
+  const sync = async (items: Item[]): Promise<RunSummary> => {
+    lists.set(path, items);
+    const client = new SourceClient('api', query.source);
+    try {
+      const identity = { runKey: `test/${randomUUID()}`, job: query.job, source: 'api', queryIndex: 0, queryKey: query.queryKey, query: { q: null, params: {} } };
+      return await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger });
+    } finally {
+      await client.close();
+    }
+  };
+  const replay = () => replayJob(config, { job: query.job }, { store: openRunStore(database.db), storedPages: new StoredPages(database.pool), logger: capturingLogger().logger, onError: 'stop' });
+  return Object.assign(sync, { replay });
+}
+
+const live = async (kind: string) =>
+  (await database.pool.query<{ key: string; v: number }>(`select key, (payload->>'v')::int as v from records where kind = $1 and deleted_at is null order by key`, [kind])).rows.map(({ key, v }) => `${key}=${v}`);
+
+const [A, B, B2, C] = [{ id: 'a', v: 1 }, { id: 'b', v: 1 }, { id: 'b', v: 2 }, { id: 'c', v: 1 }];
+
+describe('write modes over three syncs (a record removed and another changed, then the removed one back)', () => {
+  it('full_refresh: the removed record is deleted after the second run and back after the third', async () => {
+    const kind = `fr${randomUUID().slice(0, 8)}`;
+    const sync = syncer('full_refresh', kind, `/${kind}`);
+    await sync([A, B, C]);
+    expect(await live(kind)).toEqual(['a=1', 'b=1', 'c=1']);
+    expect(await sync([A, B2])).toMatchObject({ status: 'succeeded' });
+    expect(await live(kind)).toEqual(['a=1', 'b=2']);
+    await sync([A, B2, C]);
+    expect(await live(kind)).toEqual(['a=1', 'b=2', 'c=1']);
+  });
+
+  it('merge: the removed record stays', async () => {
+    const kind = `mg${randomUUID().slice(0, 8)}`;
+    const sync = syncer('merge', kind, `/${kind}`);
+    await sync([A, B, C]);
+    await sync([A, B2]);
+    expect(await live(kind)).toEqual(['a=1', 'b=2', 'c=1']);
+    await sync([A, B2, C]);
+    expect(await live(kind)).toEqual(['a=1', 'b=2', 'c=1']);
+  });
+
+  it('append: every version of the changed record is kept, the latest one open', async () => {
+    const kind = `ap${randomUUID().slice(0, 8)}`;
+    const sync = syncer('append', kind, `/${kind}`);
+    await sync([A, B, C]);
+    await sync([A, B2]);
+    await sync([A, B2, C]);
+    const { rows } = await database.pool.query<{ key: string; v: number; open: boolean }>(`select key, (payload->>'v')::int as v, valid_to is null as open from record_versions where kind = $1 order by key, change_seq`, [kind]);
+    expect(rows).toEqual([
+      { key: 'a', v: 1, open: true },
+      { key: 'b', v: 1, open: false },
+      { key: 'b', v: 2, open: true },
+      { key: 'c', v: 1, open: true },
+    ]);
+    expect(await live(kind)).toEqual(['a=1', 'b=2', 'c=1']);
+  });
+
+  it('full_refresh: a run that did not get everything (stopped at maxPages) marks nothing deleted', async () => {
+    const kind = `fp${randomUUID().slice(0, 8)}`;
+    const complete = syncer('full_refresh', kind, `/${kind}`);
+    await complete([A, B, C]);
+    const cut = syncer('full_refresh', kind, `/${kind}`, 1);
+    const summary = await cut([A, B, C]);
+    expect(summary.status).toBe('partial');
+    expect(await live(kind)).toEqual(['a=1', 'b=1', 'c=1']);
+  });
+
+  it('full_refresh: a replay rebuilds the records of the last complete run, never one a later run no longer returned', async () => {
+    const kind = `fr${randomUUID().slice(0, 8)}`;
+    const sync = syncer('full_refresh', kind, `/${kind}`);
+    await sync([A, B, C]);
+    await sync([A, B2]);
+    await database.pool.query('delete from records where kind = $1', [kind]);
+    await sync.replay();
+    expect(await live(kind)).toEqual(['a=1', 'b=2']);
+    expect((await database.pool.query('select 1 from records where kind = $1', [kind])).rowCount).toBe(2);
+  });
+});
