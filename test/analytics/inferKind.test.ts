@@ -84,11 +84,12 @@ describe('inferColumns', () => {
 describe('inferKind on the example config’s kinds', () => {
   let simulator: Simulator;
   let database: TestDatabase;
+  let example: { jobs: ConfigInput['jobs']; kinds: unknown };
 
   beforeAll(async () => {
     simulator = await startSimulator({ seed: 7, music: { artists: 300, users: 50, playsPerUser: 30 }, chain: { initialHead: 119_300, blockIntervalMs: 0 } });
     database = await createTestDatabase();
-    const example = parse(await readFile('feedsync.yaml', 'utf8')) as { jobs: ConfigInput['jobs'] };
+    example = parse(await readFile('feedsync.yaml', 'utf8')) as { jobs: ConfigInput['jobs']; kinds: unknown };
     const jobs = example.jobs.filter((job) => ['artists', 'tracks', 'albums', 'listening-history', 'blocks'].includes(job.name));
     const config = configFor(simulator, jobs);
     const sources = new SourceRegistry(config);
@@ -120,5 +121,13 @@ describe('inferKind on the example config’s kinds', () => {
     expect(await types('listen')).toMatchObject({ uts: 'timestamptz from unix_seconds', date: 'timestamptz', name: 'text' });
     expect(await types('block')).toMatchObject({ number: 'integer', timestamp: 'timestamptz from unix_seconds', hash: 'text' });
     expect(await types('album')).toMatchObject({ release_date: 'date', track_count: 'integer' });
+  });
+
+  it('the example config’s own kinds find a value for every column and cast every one', async () => {
+    const kinds = kindsSectionSchema.parse(example.kinds);
+    const synced = Object.fromEntries(['artist', 'track', 'album', 'listen', 'block'].map((kind) => [kind, kinds[kind]!]));
+    const checks = await checkKindViews(database.pool, synced);
+    expect(checks.filter((check) => check.present === 0).map((check) => `${check.kind}.${check.column}`)).toEqual([]);
+    expect(checks.filter((check) => check.uncast > 0)).toEqual([]);
   });
 });

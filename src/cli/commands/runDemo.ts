@@ -99,6 +99,13 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     );
     say('records stored:');
     say(formatTable(['source', 'kind', 'records'], rows.map((row) => [row.source, row.kind, row.n])));
+    const views: (string | number)[][] = [];
+    for (const [kind, settings] of Object.entries(config.kinds)) {
+      const view = `${config.analytics.schema}.${settings.view ?? kind}`;
+      const counted = await feedsync.runtime.storage.pool.query<{ n: string }>(`select count(*) as n from ${view}`);
+      views.push([view, Object.keys(settings.columns).length, counted.rows[0]!.n]);
+    }
+    if (views.length > 0) say(`typed views (the config's kinds; see README "The analytics feed"):\n${formatTable(['view', 'columns', 'rows'], views)}`);
     const envelopes = await feedsync.runtime.storage.pool.query<{ n: string; bytes: string }>('select count(*) as n, coalesce(sum(bytes), 0) as bytes from envelopes');
     say(`envelopes stored: ${envelopes.rows[0]?.n} pages, ${(Number(envelopes.rows[0]?.bytes) / 1e6).toFixed(1)} MB\n`);
 
