@@ -15,8 +15,8 @@ export interface CompletionNotice {
     /** Times the run's worker crashed mid-run; a crash is not a failed attempt. */
     crashes: number;
     pages: number;
-    /** `skipped`: kept in dead_letters; `collapsed`: left out as duplicates of a later key in their page; `filtered`: left out by records.skip. */
-    records: { new: number; updated: number; unchanged: number; skipped: number; collapsed: number; filtered: number };
+    /** `skipped`: kept in dead_letters; `collapsed`: left out as duplicates of a later key in their page; `filtered`: left out by records.skip; `deleted`: marked deleted by a full_refresh run. */
+    records: { new: number; updated: number; unchanged: number; skipped: number; collapsed: number; filtered: number; deleted: number };
     /** NUL characters removed from record payloads (jsonb cannot hold U+0000). */
     nulCharsRemoved: number;
     started: string;
@@ -46,7 +46,7 @@ export function completionNotice(run: RunState): NoticeToQueue {
       attempt: run.attempt,
       crashes: run.crashes,
       pages: run.pages,
-      records: { ...run.counts, skipped: run.anomalies.skipped, collapsed: run.anomalies.collapsed, filtered: run.anomalies.filtered },
+      records: { ...run.counts, skipped: run.anomalies.skipped, collapsed: run.anomalies.collapsed, filtered: run.anomalies.filtered, deleted: run.recordsDeleted },
       nulCharsRemoved: run.anomalies.nulsRemoved,
       started: run.startedAt.toISOString(),
       finished: finished.toISOString(),

@@ -14,6 +14,8 @@ export class RunProgress {
   cursorValue: string | null;
   /** Whether every incremental value stored so far was ≥ those stored before it. */
   ascending: boolean;
+  /** Records a full_refresh sweep marked deleted. */
+  recordsDeleted: number;
   private version: string;
 
   constructor(private readonly run: RunState) {
@@ -22,7 +24,14 @@ export class RunProgress {
     this.anomalies = { ...run.anomalies };
     this.cursorValue = run.cursorValue;
     this.ascending = (run.checkpoint as RunCheckpoint | null)?.outOfOrder !== true;
+    this.recordsDeleted = run.recordsDeleted;
     this.version = run.version;
+  }
+
+  /** A full_refresh sweep marked `deleted` records deleted, leaving the run row at `version`. */
+  swept(deleted: number, version: string): void {
+    this.recordsDeleted += deleted;
+    this.version = version;
   }
 
   /** The cursor value to store with the next page, which holds records up to `highest`. */
@@ -60,6 +69,6 @@ export class RunProgress {
 
   /** The run as it stands in storage now. */
   state(): RunState {
-    return { ...this.run, pages: this.pages, counts: { ...this.counts }, anomalies: { ...this.anomalies }, cursorValue: this.cursorValue, version: this.version };
+    return { ...this.run, pages: this.pages, counts: { ...this.counts }, anomalies: { ...this.anomalies }, recordsDeleted: this.recordsDeleted, cursorValue: this.cursorValue, version: this.version };
   }
 }

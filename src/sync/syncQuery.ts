@@ -205,7 +205,7 @@ async function complete(context: RunContext, progress: RunProgress, end: PagingE
   const cursor = query.incremental && progress.cursorValue !== null && moves ? { field: query.incremental.field, value: progress.cursorValue } : undefined;
   const status = shortfall === undefined ? 'succeeded' : 'partial';
   // Only a run that got everything may say what the upstream no longer has.
-  if (status === 'succeeded' && query.mode === 'full_refresh') await sweepDeleted(context);
+  if (status === 'succeeded' && query.mode === 'full_refresh') await sweepDeleted(context, progress);
   await finish(context, progress, { status, stopReason, cursor, errorKind: shortfall?.kind, error: shortfall?.message }, true);
   const summary: RunSummary = { ...summaryOf(context, progress), status, stopReason, shortfall };
   const fields = { pages: summary.pages, ...summary.counts, stopReason, durationMs: Math.round(summary.durationMs) };
@@ -215,9 +215,10 @@ async function complete(context: RunContext, progress: RunProgress, end: PagingE
 }
 
 /** full_refresh: marks deleted the records earlier runs of the query returned and this complete one did not. */
-async function sweepDeleted(context: RunContext): Promise<void> {
+async function sweepDeleted(context: RunContext, progress: RunProgress): Promise<void> {
   const { options, log, run, query } = context;
-  const deleted = await outlasting(options, log, () => options.store.deletions.sweep(run.id, refreshScopeOf(query.job, query.queryKey)));
+  const { deleted, version } = await outlasting(options, log, () => options.store.deletions.sweep(run.id, refreshScopeOf(query.job, query.queryKey)));
+  progress.swept(deleted, version);
   if (deleted > 0) log.info({ deleted }, 'records no longer returned marked deleted (full_refresh)');
 }
 

@@ -7,6 +7,7 @@ import type { WriteMode } from '../../src/config/kindsSchema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { openRunStore } from '../../src/storage/RunStore.js';
+import { completionNotice } from '../../src/notices/completionNotice.js';
 import { replayJob } from '../../src/sync/replayJob.js';
 import { StoredPages } from '../../src/storage/StoredPages.js';
 import { syncQuery, type RunSummary } from '../../src/sync/syncQuery.js';
@@ -57,7 +58,7 @@ function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100) {
     const client = new SourceClient('api', query.source);
     try {
       const identity = { runKey: `test/${randomUUID()}`, job: query.job, source: 'api', queryIndex: 0, queryKey: query.queryKey, query: { q: null, params: {} } };
-      return await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger });
+      return await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger, noticeFor: completionNotice });
     } finally {
       await client.close();
     }
@@ -77,8 +78,11 @@ describe('write modes over three syncs (a record removed and another changed, th
     const sync = syncer('full_refresh', kind, `/${kind}`);
     await sync([A, B, C]);
     expect(await live(kind)).toEqual(['a=1', 'b=1', 'c=1']);
-    expect(await sync([A, B2])).toMatchObject({ status: 'succeeded' });
+    const second = await sync([A, B2]);
+    expect(second).toMatchObject({ status: 'succeeded' });
     expect(await live(kind)).toEqual(['a=1', 'b=2']);
+    const notice = await database.pool.query<{ body: string }>('select body from notices where run_id = $1', [second.runId]);
+    expect((JSON.parse(notice.rows[0]!.body) as { data: { records: unknown } }).data.records).toMatchObject({ new: 0, updated: 1, unchanged: 1, deleted: 1 });
     await sync([A, B2, C]);
     expect(await live(kind)).toEqual(['a=1', 'b=2', 'c=1']);
   });
