@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { WriteMode } from '../../src/config/kindsSchema.js';
@@ -11,6 +9,7 @@ import { completionNotice } from '../../src/notices/completionNotice.js';
 import { replayJob } from '../../src/sync/replayJob.js';
 import { StoredPages } from '../../src/storage/StoredPages.js';
 import { syncQuery, type RunSummary } from '../../src/sync/syncQuery.js';
+import { startLocalApi, type LocalApi } from '../support/localApi.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
@@ -21,24 +20,20 @@ interface Item {
 
 /** What the upstream returns now, per path: each test serves its own list under its own path. */
 const lists = new Map<string, Item[]>();
-let server: Server;
-let baseUrl: string;
+let api: LocalApi;
 let database: TestDatabase;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  api = await startLocalApi((request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
     const page = Number(url.searchParams.get('page') ?? '1');
     const items = lists.get(url.pathname) ?? [];
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ total: items.length, items: items.slice((page - 1) * 2, page * 2) }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   database = await createTestDatabase();
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await api.close();
   await database.drop();
 });
 
@@ -46,7 +41,7 @@ afterAll(async () => {
 function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100) {
   const config = parseConfig(
     {
-      sources: { api: { baseUrl, path, auth: { type: 'none' }, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 2, maxPages } } },
+      sources: { api: { baseUrl: api.baseUrl, path, auth: { type: 'none' }, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 2, maxPages } } },
       jobs: [{ name: `chart-${kind}`, source: 'api', mode, records: { path: 'items', kind }, queries: [{}] }],
     },
     'test config',
