@@ -25,8 +25,8 @@ export function kindViews(kind: string, config: KindConfig): ViewDefinition[] {
       .join('');
   const ofKind = `kind = ${quoteLiteral(kind)}`;
   return [
-    { name: view, kind, select: `select source, key${columns('payload')}, first_seen_at as first_seen, changed_at, change_seq from public.records where ${ofKind} and deleted_at is null` },
-    { name: `${view}_changes`, kind, select: `select source, key${columns('payload')}, first_seen_at as first_seen, changed_at, change_seq, deleted_at from public.records where ${ofKind}` },
-    { name: `${view}_history`, kind, select: `select source, key${columns('payload')}, valid_from, valid_to, change_seq from public.record_versions where ${ofKind}` },
+    { name: view, kind, select: `select source, key${columns('payload')}, first_seen_at as first_seen, changed_at, change_seq from records where ${ofKind} and deleted_at is null` },
+    { name: `${view}_changes`, kind, select: `select source, key${columns('payload')}, first_seen_at as first_seen, changed_at, change_seq, deleted_at from records where ${ofKind}` },
+    { name: `${view}_history`, kind, select: `select source, key${columns('payload')}, valid_from, valid_to, change_seq from record_versions where ${ofKind}` },
   ];
 }

@@ -23,7 +23,7 @@ export async function checkKindViews(pool: Pick<pg.Pool, 'query'>, kinds: Readon
       const { text, typed } = columnSql(column);
       return [`count(${text}) as p${index}`, `count(*) filter (where ${text} is not null and ${typed} is null) as u${index}`];
     });
-    const { rows } = await pool.query<Record<string, string>>(`select ${counts.join(', ')} from public.records where kind = ${quoteLiteral(kind)} and deleted_at is null`);
+    const { rows } = await pool.query<Record<string, string>>(`select ${counts.join(', ')} from records where kind = ${quoteLiteral(kind)} and deleted_at is null`);
     const row = rows[0]!;
     columns.forEach(([name, column], index) => checks.push({ kind, column: name, type: column.type, present: Number(row[`p${index}`]), uncast: Number(row[`u${index}`]) }));
   }
