@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { AnalyticsConfig, KindConfig } from '../config/kindsSchema.js';
 import { inTransaction, type TransactionClient } from '../storage/transaction.js';
 import { quoteIdent, quoteLiteral } from './columnSql.js';
-import { kindViews, VIEW_COMMENT_PREFIX, type ViewDefinition } from './kindViewSql.js';
+import { fingerprintOf, kindViews, viewComment, viewMarkOf, type ViewDefinition, type ViewMark } from './kindViewSql.js';
 
 /** Only feedsync's view maker takes this advisory lock: a migrate and starting workers take turns. */
 const VIEWS_LOCK = 7_346_112_003;
@@ -14,6 +14,8 @@ const VIEW_SHAPE_CHANGED = new Set(['42P16', '42804']);
 export interface ViewsApplied {
   created: string[];
   replaced: string[];
+  /** Already as the config has them: left alone. */
+  unchanged: string[];
   dropped: string[];
 }
 
@@ -25,7 +27,9 @@ export class ForeignViewError extends Error {
 /**
  * Creates or replaces each configured kind's views in the analytics schema, and drops those it
  * made for kinds the config no longer declares, in one transaction: a reader sees the old views
- * or the new ones. Views hold no data, so changing their columns loses no record.
+ * or the new ones. Views hold no data, so changing their columns loses no record. A view whose
+ * definition is unchanged is not touched: every process start applies the views, and replacing
+ * one takes a lock that waits for the analysts' queries on it.
  */
 export async function applyKindViews(pool: Pick<pg.Pool, 'connect'>, kinds: Readonly<Record<string, KindConfig>>, analytics: AnalyticsConfig): Promise<ViewsApplied> {
   const wanted = Object.entries(kinds).flatMap(([kind, config]) => kindViews(kind, config));
@@ -34,16 +38,21 @@ export async function applyKindViews(pool: Pick<pg.Pool, 'connect'>, kinds: Read
     await client.query(`select pg_advisory_xact_lock(${VIEWS_LOCK})`);
     await client.query(`create schema if not exists ${schema}`);
     const existing = await viewsIn(client, analytics.schema);
-    const applied: ViewsApplied = { created: [], replaced: [], dropped: [] };
+    const applied: ViewsApplied = { created: [], replaced: [], unchanged: [], dropped: [] };
     for (const view of wanted) {
-      const owner = existing.get(view.name);
-      if (owner === null) throw new ForeignViewError(`${analytics.schema}.${view.name} exists and was not made by feedsync: rename it, or set kinds.${view.kind}.view to another name`);
-      await createOrReplace(client, schema, view, owner !== undefined);
-      (owner === undefined ? applied.created : applied.replaced).push(`${analytics.schema}.${view.name}`);
+      const mark = existing.get(view.name);
+      if (mark === null) throw new ForeignViewError(`${analytics.schema}.${view.name} exists and was not made by feedsync: rename it, or set kinds.${view.kind}.view to another name`);
+      const qualified = `${analytics.schema}.${view.name}`;
+      if (mark?.kind === view.kind && mark.fingerprint === fingerprintOf(view)) {
+        applied.unchanged.push(qualified);
+        continue;
+      }
+      await createOrReplace(client, schema, view, mark !== undefined);
+      (mark === undefined ? applied.created : applied.replaced).push(qualified);
     }
     const names = new Set(wanted.map((view) => view.name));
-    for (const [name, owner] of existing) {
-      if (owner === null || names.has(name)) continue;
+    for (const [name, mark] of existing) {
+      if (mark === null || names.has(name)) continue;
       await client.query(`drop view ${schema}.${quoteIdent(name)}`);
       applied.dropped.push(`${analytics.schema}.${name}`);
     }
@@ -51,13 +60,13 @@ export async function applyKindViews(pool: Pick<pg.Pool, 'connect'>, kinds: Read
   });
 }
 
-/** The schema's views: feedsync's kind for those it made, null for the others. */
-async function viewsIn(client: TransactionClient, schema: string): Promise<Map<string, string | null>> {
+/** The schema's views: feedsync's mark for those it made, null for the others. */
+async function viewsIn(client: TransactionClient, schema: string): Promise<Map<string, ViewMark | null>> {
   const { rows } = await client.query<{ name: string; comment: string | null }>(
     `select c.relname as name, obj_description(c.oid, 'pg_class') as comment from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'v'`,
     [schema],
   );
-  return new Map(rows.map(({ name, comment }) => [name, comment?.startsWith(VIEW_COMMENT_PREFIX) ? comment.slice(VIEW_COMMENT_PREFIX.length) : null]));
+  return new Map(rows.map(({ name, comment }) => [name, viewMarkOf(comment)]));
 }
 
 /** CREATE OR REPLACE keeps dependent views working; when the columns changed shape, the view is dropped and made anew (a dependent view then fails the drop, named by Postgres). */
@@ -78,5 +87,5 @@ async function createOrReplace(client: TransactionClient, schema: string, view: 
   } else {
     await client.query(create);
   }
-  await client.query(`comment on view ${name} is ${quoteLiteral(VIEW_COMMENT_PREFIX + view.kind)}`);
+  await client.query(`comment on view ${name} is ${quoteLiteral(viewComment(view))}`);
 }

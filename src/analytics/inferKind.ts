@@ -58,7 +58,10 @@ function typeOf(values: PathValues): { type: ColumnType; from?: 'unix_seconds' }
     const numbers = texts.map(BigInt);
     const name = values.path[values.path.length - 1]!;
     if (TIME_NAME.test(name) && numbers.every((n) => n >= UNIX_SECONDS.min && n <= UNIX_SECONDS.max)) return { type: 'timestamptz', from: 'unix_seconds' };
-    const widest = numbers.reduce((max, n) => (n < 0n ? -n : n) > max ? (n < 0n ? -n : n) : max, 0n);
+    const widest = numbers.reduce((max, n) => {
+      const size = n < 0n ? -n : n;
+      return size > max ? size : max;
+    }, 0n);
     return { type: widest <= INT32 ? 'integer' : widest <= INT64 ? 'bigint' : 'numeric' };
   }
   if (texts.every((text) => NUMBER.test(text))) return { type: 'numeric' };

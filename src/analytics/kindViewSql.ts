@@ -1,14 +1,38 @@
+import { createHash } from 'node:crypto';
 import type { KindConfig } from '../config/kindsSchema.js';
 import { columnSql, quoteIdent, quoteLiteral } from './columnSql.js';
-
-/** Marks the views feedsync made, so that it replaces and drops only those. */
-export const VIEW_COMMENT_PREFIX = 'feedsync view of kind ';
 
 /** One view to create: its name in the analytics schema, its SELECT, and the kind it shows. */
 export interface ViewDefinition {
   name: string;
   kind: string;
   select: string;
+}
+
+/** What a view's comment says of it when feedsync made it: the kind, and a fingerprint of its SELECT. */
+export interface ViewMark {
+  kind: string;
+  fingerprint: string | undefined;
+}
+
+const MARK = /^feedsync view of kind ([a-z][a-z0-9_]*)(?: \(definition ([0-9a-f]{16})\))?$/;
+
+export function fingerprintOf(view: ViewDefinition): string {
+  return createHash('sha256').update(view.select).digest('hex').slice(0, 16);
+}
+
+/**
+ * The comment that marks a view as feedsync's (so it replaces and drops only those) and says
+ * which definition it has (so an unchanged view is left alone, without DDL or its lock).
+ */
+export function viewComment(view: ViewDefinition): string {
+  return `feedsync view of kind ${view.kind} (definition ${fingerprintOf(view)})`;
+}
+
+/** The mark a view's comment holds; null for a view feedsync did not make. */
+export function viewMarkOf(comment: string | null): ViewMark | null {
+  const match = comment === null ? null : MARK.exec(comment);
+  return match ? { kind: match[1]!, fingerprint: match[2] } : null;
 }
 
 /**

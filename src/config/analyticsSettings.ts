@@ -5,6 +5,7 @@ import { configWarnings, producedKinds } from './configWarnings.js';
 import { DEFAULT_CONFIG_FILE, parseTree } from './loadConfig.js';
 import { readConfigFile } from './readConfigFile.js';
 import { analyticsSchema, kindsSectionSchema, type AnalyticsConfig, type KindConfig } from './kindsSchema.js';
+import { isMapping } from './treeShape.js';
 
 /** What the commands that make and check the kinds' views need of a config file. */
 export interface AnalyticsSettings {
@@ -15,8 +16,6 @@ export interface AnalyticsSettings {
 }
 
 const analyticsSectionsSchema = z.object({ kinds: kindsSectionSchema, analytics: analyticsSchema.prefault({}) });
-
-const isMapping = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Reads only the `kinds` and `analytics` sections (and which kinds the jobs store, for the

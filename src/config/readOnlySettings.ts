@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_CONFIG_FILE, parseConfig, parseTree } from './loadConfig.js';
 import { readConfigFile } from './readConfigFile.js';
+import { isMapping } from './treeShape.js';
 import { jobSchema, workerSchema, type JobConfig, type WorkerConfig } from './schema.js';
 
 /** What the run history shows of a job: its name and schedule. */
@@ -31,8 +32,4 @@ export async function loadReadOnlySettings(file: string = DEFAULT_CONFIG_FILE, e
   if (!isMapping(tree)) return parseConfig(tree, file, env);
   const jobs = Array.isArray(tree.jobs) ? tree.jobs.map((job: unknown) => (isMapping(job) ? { name: job.name, schedule: job.schedule } : job)) : tree.jobs;
   return parseTree(readOnlySchema, { worker: tree.worker, jobs }, file, env);
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

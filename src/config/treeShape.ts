@@ -23,3 +23,8 @@ export function treeShapeProblem(tree: unknown, path: PropertyKey[] = [], ancest
   }
   return undefined;
 }
+
+/** A YAML mapping or JS object, not a list, scalar or null: what a config and its sections must be. */
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

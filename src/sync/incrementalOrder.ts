@@ -11,14 +11,26 @@ export interface PageOrder {
   ascending: boolean;
 }
 
+/** The items' values of an incremental field, in page order, as text a cursor can hold; items without one are passed over. */
+function* incrementalValues(items: readonly Record<string, unknown>[], field: string): Generator<string> {
+  for (const item of items) {
+    const raw = scalarText(getPath(item, field));
+    if (raw !== undefined) yield withoutNulChars(raw);
+  }
+}
+
+/** The highest value of `field` among the items; null when none has one. */
+export function highestValue(items: readonly Record<string, unknown>[], field: string): string | null {
+  let highest: string | null = null;
+  for (const value of incrementalValues(items, field)) highest = maxValue(highest, value);
+  return highest;
+}
+
 export function pageOrder(items: readonly Record<string, unknown>[], field: string): PageOrder {
   let first: string | null = null;
   let highest: string | null = null;
   let ascending = true;
-  for (const item of items) {
-    const raw = scalarText(getPath(item, field));
-    if (raw === undefined) continue;
-    const value = withoutNulChars(raw);
+  for (const value of incrementalValues(items, field)) {
     first ??= value;
     ascending &&= isAtLeast(value, highest);
     highest = maxValue(highest, value);

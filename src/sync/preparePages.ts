@@ -4,16 +4,13 @@ import type { RequestGate } from '../http/RequestGate.js';
 import type { SourceClient } from '../http/SourceClient.js';
 import type { UpstreamError } from '../http/UpstreamError.js';
 import type { Logger } from '../observability/logger.js';
-import { getPath } from '../config/dotPath.js';
-import { scalarText } from '../config/exactJson.js';
 import type { Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import { withoutNulChars } from '../storage/nulChars.js';
-import { pageOrder } from './incrementalOrder.js';
+import { highestValue, pageOrder } from './incrementalOrder.js';
 import type { FetchPreparedPage } from './PagesAhead.js';
 import { pageRecords } from './pageRecords.js';
-import { maxValue } from './RunCheckpoint.js';
 
 export interface PreparePagesOptions {
   query: ResolvedQuery;
@@ -65,14 +62,4 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
       order: query.incremental ? pageOrder(items, query.incremental.field) : null,
     };
   };
-}
-
-/** The highest value of `field` among the items; null when none has one. */
-function highestValue(items: readonly Record<string, unknown>[], field: string): string | null {
-  let highest: string | null = null;
-  for (const item of items) {
-    const value = scalarText(getPath(item, field));
-    if (value !== undefined) highest = maxValue(highest, withoutNulChars(value));
-  }
-  return highest;
 }

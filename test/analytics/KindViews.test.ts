@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyKindViews, ForeignViewError } from '../../src/analytics/KindViews.js';
 import { checkKindViews } from '../../src/analytics/viewsCheck.js';
@@ -113,6 +114,25 @@ describe('applyKindViews', () => {
     const again = await applyKindViews(database.pool, kinds, analytics);
     expect(again.created).toEqual([]);
     expect(await columnTypes(analytics.schema, kind)).toEqual(before);
+  });
+
+  it('leaves an unchanged view alone, so a reader holding it open does not hold up a starting worker', async () => {
+    const kind = `t${randomUUID().slice(0, 8)}`;
+    const analytics = schemaOf();
+    const kinds = kindsOf(track(kind));
+    await applyKindViews(database.pool, kinds, analytics);
+    const reader = new pg.Client({ connectionString: database.url });
+    const applier = new pg.Pool({ connectionString: database.url, max: 1, options: '-c lock_timeout=5000' });
+    await reader.connect();
+    try {
+      await reader.query('begin');
+      await reader.query(`select * from ${analytics.schema}.${kind}`);
+      const again = await applyKindViews(applier, kinds, analytics);
+      expect(again).toEqual({ created: [], replaced: [], dropped: [], unchanged: [kind, `${kind}_changes`, `${kind}_history`].map((name) => `${analytics.schema}.${name}`) });
+    } finally {
+      await reader.end();
+      await applier.end();
+    }
   });
 
   it("drops the views it made for a kind the config no longer declares, and never another's view", async () => {

@@ -4,6 +4,7 @@ import { loadAnalyticsSettings } from '../../config/analyticsSettings.js';
 import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
 import { applyKindViews } from '../../analytics/KindViews.js';
 import { migrateDatabase, openStorage } from '../../storage/database.js';
+import { printConfigWarnings } from '../configWarningLines.js';
 import { requireEnv } from '../options.js';
 
 interface MigrateOptions {
@@ -18,18 +19,18 @@ export function registerMigrateCommand(program: Command): void {
     .action(async (options: MigrateOptions) => {
       const databaseUrl = requireEnv('DATABASE_URL');
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-      const settings = file === undefined ? undefined : await loadAnalyticsSettings(file);
+      const settings = file === undefined ? undefined : { file, ...(await loadAnalyticsSettings(file)) };
       await migrateDatabase(databaseUrl);
       process.stdout.write('migrations applied\n');
       if (!settings) {
         process.stdout.write(`no ${DEFAULT_CONFIG_FILE} here: no kinds' views made (--config names one)\n`);
         return;
       }
-      for (const warning of settings.warnings) process.stderr.write(`warning: ${file}: ${warning.path}: ${warning.message}\n`);
+      printConfigWarnings(settings.file, settings.warnings);
       const storage = openStorage(databaseUrl, { max: 1 });
       try {
         const applied = await applyKindViews(storage.pool, settings.kinds, settings.analytics);
-        const made = [...applied.created, ...applied.replaced];
+        const made = [...applied.created, ...applied.replaced, ...applied.unchanged];
         process.stdout.write(`views in schema ${settings.analytics.schema}: ${made.length === 0 ? 'none (the config declares no kinds)' : made.join(', ')}\n`);
         if (applied.dropped.length > 0) process.stdout.write(`views dropped (their kinds are no longer declared): ${applied.dropped.join(', ')}\n`);
       } finally {

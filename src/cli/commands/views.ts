@@ -3,6 +3,7 @@ import { checkKindViews } from '../../analytics/viewsCheck.js';
 import { loadAnalyticsSettings } from '../../config/analyticsSettings.js';
 import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
 import { openStorage } from '../../storage/database.js';
+import { printConfigWarnings } from '../configWarningLines.js';
 import { requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
 
@@ -14,7 +15,7 @@ export function registerViewsCommands(program: Command): void {
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (options: { config: string }) => {
       const settings = await loadAnalyticsSettings(options.config);
-      for (const warning of settings.warnings) process.stderr.write(`warning: ${options.config}: ${warning.path}: ${warning.message}\n`);
+      printConfigWarnings(options.config, settings.warnings);
       const storage = openStorage(requireEnv('DATABASE_URL'), { max: 1 });
       try {
         const checks = await checkKindViews(storage.pool, settings.kinds);
