@@ -5,6 +5,7 @@ import type { SerialisedRecords } from './serialiseRecords.js';
 import type { PageWriteMode } from './writeModes.js';
 import type { PageWriteParams } from './statements/pageWriteParts.js';
 import { storePageLookingUpUnchanged, storePageOfNewRecords, type StorePageRow } from './statements/storePage.js';
+import { storeProvenPage, type StoreProvenPageRow } from './statements/storeProvenPage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
 
 /** A page's envelope as stored: the body as received and what was read from it. */
@@ -22,8 +23,13 @@ export interface PageEnvelope {
 /** A fetched page ready to store: its envelope and its selected records. */
 export interface PageToStore extends PageEnvelope {
   kind: string;
-  /** The page's records, serialised and hashed (see serialiseRecords). */
-  records: SerialisedRecords;
+  /**
+   * The page's records, serialised and hashed (see serialiseRecords); or how to get them when
+   * needed: a page whose records are proven stored unchanged never needs them.
+   */
+  records: SerialisedRecords | (() => SerialisedRecords);
+  /** The fingerprint of how the records are derived from the body (see recordsDerivation); null: no proof is kept or used. */
+  derivation: string | null;
   /** Where the run stands after this page: stored with it. */
   checkpoint: unknown;
   cursorValue: string | null;
@@ -31,11 +37,15 @@ export interface PageToStore extends PageEnvelope {
   writeMode: PageWriteMode;
 }
 
-/** What storing a page did: its records' counts, and the run row's new version. */
+/** What storing a page did: its records' counts, the run row's new version, and its records as sent (none when proven unchanged). */
 export interface StoredPage {
   counts: RecordCounts;
   version: string;
+  records: SerialisedRecords | undefined;
 }
+
+/** How a run's last page was stored: it tells how to store the next. */
+type LastPage = 'new' | 'unchanged' | 'proven';
 
 /** Another process stored a page of this run first (a stalled job picked up twice). */
 export class RunTakenOverError extends Error {
@@ -52,67 +62,122 @@ const REMEMBERED_RUNS = 10_000;
  *
  * A page is taken to be like the run's previous one. After a page of only new or changed
  * records (a first sync), the lookup of unchanged ones is skipped. After a page with unchanged
- * records (a re-sync), the page is first offered without its payloads, which an unchanged page
- * does not need; if a record did change, that offer writes nothing and the page is stored with
- * them. Every way stores the same.
+ * records (a re-sync), the page is first offered as proven: stored without its records if an
+ * earlier envelope of the same body proves them unchanged (see storeProvenPage); else without
+ * their payloads, which an unchanged page does not need; if a record did change, that offer
+ * writes nothing and the page is stored with them. Every way stores the same.
  */
 export class PageWrites {
-  /** Per run being stored here: whether its last page held unchanged records. */
-  private readonly lastPageHadUnchanged = new Map<string, boolean>();
+  /** Per run being stored here: how its last page was stored. */
+  private readonly lastPage = new Map<string, LastPage>();
+  /** Runs none of whose pages had a proof on record so far: they are not offered as proven again. */
+  private readonly withoutProofs = new Set<string>();
 
   constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
 
+  /** Whether the run's next page will likely be proven unchanged, so that its records need not be serialised ahead. */
+  expectsProven(runId: string): boolean {
+    return this.lastPage.get(runId) === 'proven';
+  }
+
   async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<StoredPage> {
-    const { records } = page;
-    const params: PageWriteParams = {
-      runId,
-      pagesBefore,
-      source,
-      kind: page.kind,
-      keys: records.keys,
-      hashes: records.hashes,
-      checkpoint: page.checkpoint === undefined ? null : withoutNulEscapes(JSON.stringify(page.checkpoint)),
-      cursorValue: page.cursorValue,
-      requestUrl: page.requestUrl,
-      status: page.status,
-      message: page.message,
-      body: page.raw,
-      bytes: page.bytes,
-      contentHash: page.contentHash,
-      latencyMs: Math.round(page.latencyMs),
-      // Records Postgres cannot take reach here only when the query keeps them as dead letters.
-      deadIndexes: records.invalid.map((record) => record.index),
-      // Text cannot hold U+0000: a key that did (one reason a record is here) keeps its place with U+FFFD.
-      deadKeys: records.invalid.map((record) => record.key.replaceAll('\u0000', '\ufffd')),
-      deadReasons: records.invalid.map((record) => record.reason),
-      deadRaws: records.invalid.map((record) => record.raw),
-      collapsed: records.collapsed,
-      nulsRemoved: records.nulsRemoved,
-      filtered: records.filtered,
-      refreshScope: page.writeMode.refreshScope,
-      keepHistory: page.writeMode.keepHistory,
-    };
-    const lastHadUnchanged = this.lastPageHadUnchanged.get(runId);
-    if (lastHadUnchanged === true) {
+    const last = this.lastPage.get(runId);
+    if (page.derivation !== null && page.writeMode.refreshScope === null && last !== undefined && last !== 'new' && !this.withoutProofs.has(runId)) {
+      const proven = await this.storeIfProven(runId, pagesBefore, page, source, page.derivation);
+      if (proven) return proven;
+    }
+    const records = typeof page.records === 'function' ? page.records() : page.records;
+    const params = pageWriteParams(runId, pagesBefore, page, records, source);
+    if (last !== undefined && last !== 'new') {
       const { rows } = await this.pool.query<StoreUnchangedPageRow>(storeUnchangedPage.with(params));
       const row = rows[0];
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
-      if (row.version) return { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version };
+      if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
     }
-    const statement = lastHadUnchanged === false ? storePageOfNewRecords : storePageLookingUpUnchanged;
+    const statement = last === 'new' ? storePageOfNewRecords : storePageLookingUpUnchanged;
     const { rows } = await this.pool.query<StorePageRow>(statement.with({ ...params, payloads: records.payloads }));
     const row = rows[0];
     if (!row?.version) throw takenOver(runId, pagesBefore);
     const counts = countsOf(records.keys.length, row);
-    if (this.lastPageHadUnchanged.size >= REMEMBERED_RUNS) this.lastPageHadUnchanged.clear();
-    if (records.keys.length > 0) this.lastPageHadUnchanged.set(runId, counts.unchanged > 0);
-    return { counts, version: row.version };
+    return this.stored(runId, { counts, version: row.version, records }, records.keys.length === 0 ? last : counts.unchanged > 0 ? 'unchanged' : 'new');
   }
 
   /** Forgets a run that ended. */
   forget(runId: string): void {
-    this.lastPageHadUnchanged.delete(runId);
+    this.lastPage.delete(runId);
+    this.withoutProofs.delete(runId);
   }
+
+  /** Stores the page without its records if they are proven unchanged; undefined if not. */
+  private async storeIfProven(runId: string, pagesBefore: number, page: PageToStore, source: string, derivation: string): Promise<StoredPage | undefined> {
+    const { rows } = await this.pool.query<StoreProvenPageRow>(
+      storeProvenPage.with({
+        runId,
+        pagesBefore,
+        source,
+        kind: page.kind,
+        checkpoint: checkpointJson(page.checkpoint),
+        cursorValue: page.cursorValue,
+        requestUrl: page.requestUrl,
+        status: page.status,
+        message: page.message,
+        bytes: page.bytes,
+        contentHash: page.contentHash,
+        latencyMs: Math.round(page.latencyMs),
+        derivation,
+      }),
+    );
+    const row = rows[0];
+    if (!row?.claimed) throw takenOver(runId, pagesBefore);
+    if (!row.known) this.withoutProofs.add(runId);
+    if (!row.version) return undefined;
+    return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: Number(row.records) }, version: row.version, records: undefined }, 'proven');
+  }
+
+  private stored(runId: string, stored: StoredPage, how: LastPage | undefined): StoredPage {
+    if (this.lastPage.size >= REMEMBERED_RUNS) {
+      this.lastPage.clear();
+      this.withoutProofs.clear();
+    }
+    if (how !== undefined) this.lastPage.set(runId, how);
+    return stored;
+  }
+}
+
+function checkpointJson(checkpoint: unknown): string | null {
+  return checkpoint === undefined ? null : withoutNulEscapes(JSON.stringify(checkpoint));
+}
+
+function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, records: SerialisedRecords, source: string): PageWriteParams {
+  return {
+    runId,
+    pagesBefore,
+    source,
+    kind: page.kind,
+    keys: records.keys,
+    hashes: records.hashes,
+    checkpoint: checkpointJson(page.checkpoint),
+    cursorValue: page.cursorValue,
+    requestUrl: page.requestUrl,
+    status: page.status,
+    message: page.message,
+    body: page.raw,
+    bytes: page.bytes,
+    contentHash: page.contentHash,
+    latencyMs: Math.round(page.latencyMs),
+    // Records Postgres cannot take reach here only when the query keeps them as dead letters.
+    deadIndexes: records.invalid.map((record) => record.index),
+    // Text cannot hold U+0000: a key that did (one reason a record is here) keeps its place with U+FFFD.
+    deadKeys: records.invalid.map((record) => record.key.replaceAll('\u0000', '\ufffd')),
+    deadReasons: records.invalid.map((record) => record.reason),
+    deadRaws: records.invalid.map((record) => record.raw),
+    collapsed: records.collapsed,
+    nulsRemoved: records.nulsRemoved,
+    filtered: records.filtered,
+    refreshScope: page.writeMode.refreshScope,
+    keepHistory: page.writeMode.keepHistory,
+    derivation: page.derivation,
+  };
 }
 
 function takenOver(runId: string, pagesBefore: number): RunTakenOverError {

@@ -143,6 +143,17 @@ export const envelopes = pgTable(
     /** From the request sent to the body read, in ms; null for pages stored before it was kept. */
     latencyMs: integer('latency_ms'),
     fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * What proves, later, that the page's records are still as this body gives them (see
+     * storeProvenPage): either the change_seq range its statement drew for all of them (from..to,
+     * `proof_records` rows), or (from null) the kind's highest change_seq when it found all of
+     * them unchanged. Null: no proof (a page with changed and unchanged records, or anomalies).
+     */
+    proofSeqFrom: bigint('proof_seq_from', { mode: 'bigint' }),
+    proofSeqTo: bigint('proof_seq_to', { mode: 'bigint' }),
+    proofRecords: integer('proof_records'),
+    /** Of the config that turns a body into records (see recordsDerivation): a proof holds only under the same one. */
+    proofDerivation: text('proof_derivation'),
   },
   (table) => [
     uniqueIndex('envelopes_run_page_idx').on(table.runId, table.pageSeq),

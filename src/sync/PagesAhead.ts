@@ -12,7 +12,10 @@ export interface PreparedPage {
   /** From the upstream's paging totals, when it gives them. */
   expectedTotal: number | undefined;
   advance: Advance;
-  records: SerialisedRecords;
+  /** Serialised now, or (when the page is likely proven stored unchanged) only if storing needs them. */
+  records: SerialisedRecords | (() => SerialisedRecords);
+  /** How the records derive from the body (see recordsDerivation); null: the page keeps and uses no proof. */
+  derivation: string | null;
   /** The page's highest incremental cursor value (null: none, or not incremental). */
   highest: string | null;
   /** How the page's incremental values run (null: not incremental). */

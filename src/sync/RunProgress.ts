@@ -1,5 +1,4 @@
 import type { RecordAnomalies, RecordCounts } from '../storage/RecordCounts.js';
-import type { SerialisedRecords } from '../storage/serialiseRecords.js';
 import type { StoredPage } from '../storage/PageWrites.js';
 import type { RunState } from '../storage/runState.js';
 import { keepsAscending, type PageOrder } from './incrementalOrder.js';
@@ -44,12 +43,16 @@ export class RunProgress {
     return this.ascending && (order === null || keepsAscending(this.cursorValue, order));
   }
 
-  pageStored(stored: StoredPage, records: SerialisedRecords, cursorValue: string | null, ascending: boolean): void {
+  /** A page was stored; one proven unchanged (no records at hand) had no anomalies, or it would have kept no proof. */
+  pageStored(stored: StoredPage, cursorValue: string | null, ascending: boolean): void {
     this.pages += 1;
-    this.anomalies.skipped += records.invalid.length;
-    this.anomalies.collapsed += records.collapsed;
-    this.anomalies.nulsRemoved += records.nulsRemoved;
-    this.anomalies.filtered += records.filtered;
+    const { records } = stored;
+    if (records) {
+      this.anomalies.skipped += records.invalid.length;
+      this.anomalies.collapsed += records.collapsed;
+      this.anomalies.nulsRemoved += records.nulsRemoved;
+      this.anomalies.filtered += records.filtered;
+    }
     this.counts.new += stored.counts.new;
     this.counts.updated += stored.counts.updated;
     this.counts.unchanged += stored.counts.unchanged;

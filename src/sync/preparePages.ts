@@ -11,6 +11,7 @@ import { withoutNulChars } from '../storage/nulChars.js';
 import { highestValue, pageOrder } from './incrementalOrder.js';
 import type { FetchPreparedPage } from './PagesAhead.js';
 import { pageRecords } from './pageRecords.js';
+import { pageDerivation } from './recordsDerivation.js';
 
 export interface PreparePagesOptions {
   query: ResolvedQuery;
@@ -24,12 +25,17 @@ export interface PreparePagesOptions {
   signal: AbortSignal;
   onRetry?: (error: UpstreamError, retry: number, delayMs: number) => void;
   onRateLimitWait?: (waitedMs: number) => void;
+  /** See recordsDerivation. */
+  derivation: string | null;
+  /** Whether the run's next page will likely be proven stored unchanged: its records are then serialised only if needed. */
+  expectsProven: () => boolean;
 }
 
 /**
  * How a run gets its pages ready to store: fetch (with retries, through the rate limit), select
  * the records, advance the paginator, drop the records a previous window already stored, and
- * serialise them. The parsed body is not kept.
+ * serialise them (unless the page is likely proven stored unchanged). The parsed body is not kept,
+ * but for a page whose records may yet be needed.
  */
 export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
   const { query, paginator, log } = options;
@@ -51,13 +57,16 @@ export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
       items = items.filter((_, index) => fresh[index]);
       keys = keys.filter((_, index) => fresh[index]);
     }
-    const records = pageRecords(query, keys, items, selected.filtered, log.child({ page }));
+    const derivation = pageDerivation(options.derivation, at.skipKeys);
+    const serialise = () => pageRecords(query, keys, items, selected.filtered, log.child({ page }));
+    const records = derivation !== null && options.expectsProven() ? serialise : serialise();
     return {
       // Text columns cannot hold U+0000 either.
       envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs },
       expectedTotal: readTotal(envelope.data, query.paging.totalPath),
       advance,
       records,
+      derivation,
       highest: query.incremental ? highestValue(items, query.incremental.field) : null,
       order: query.incremental ? pageOrder(items, query.incremental.field) : null,
     };

@@ -99,6 +99,8 @@ export async function replayQuery(config: Config, job: JobConfig, identity: RunI
           latencyMs: page.latency_ms ?? 0,
           kind: query?.records.kind ?? job.records?.kind ?? 'unknown',
           records,
+          // A replay stores what a sync stored before; it keeps and uses no proof of its own.
+          derivation: null,
           checkpoint: { replayedThrough: position },
           cursorValue: null,
           writeMode: query ? pageWriteMode(query.mode, query.job, query.queryKey) : MERGE,

@@ -13,6 +13,7 @@ import { waitOutStorageOutage } from '../storage/storageOutage.js';
 import { isEnded, type NoticeToQueue, type RunIdentity, type RunOutcome, type RunState } from '../storage/runState.js';
 import { PagesAhead } from './PagesAhead.js';
 import { preparePages } from './preparePages.js';
+import { recordsDerivation } from './recordsDerivation.js';
 import { incrementalStart, type RunCheckpoint } from './RunCheckpoint.js';
 import { failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
 import { RunProgress } from './RunProgress.js';
@@ -138,7 +139,16 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
   const ended = new AbortController();
   const onShutdown = (): void => ended.abort();
   options.signal?.addEventListener('abort', onShutdown, { once: true });
-  const prepare = preparePages({ ...options, query, paginator, baseParams: baseParams(query, checkpoint), log, signal: ended.signal });
+  const prepare = preparePages({
+    ...options,
+    query,
+    paginator,
+    baseParams: baseParams(query, checkpoint),
+    log,
+    signal: ended.signal,
+    derivation: recordsDerivation(query),
+    expectsProven: () => options.store.pages.expectsProven(run.id),
+  });
   // Pages ahead download and are prepared while this one is stored, so the upstream, this
   // process and Postgres work at once.
   const pagesAhead = new PagesAhead(prepare, checkpoint.position, progress.pages);
@@ -152,15 +162,15 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
         throw error;
       });
       if (prepared instanceof WindowStuckError) return { stopReason: 'window_stuck', stuck: prepared.message, expectedTotal: undefined };
-      const { envelope, advance, records } = prepared;
+      const { envelope, advance, records, derivation } = prepared;
       const cursorValue = progress.cursorWith(prepared.highest);
       const ascending = progress.ascendingWith(prepared.order);
       const nextCheckpoint: RunCheckpoint = { ...checkpoint, position: advance.position, ...(ascending ? {} : { outOfOrder: true }) };
-      const page = { ...envelope, kind: query.records.kind, records, checkpoint: nextCheckpoint, cursorValue, writeMode };
+      const page = { ...envelope, kind: query.records.kind, records, derivation, checkpoint: nextCheckpoint, cursorValue, writeMode };
       const stored = await outlasting(options, log, () => options.store.pages.storePage(run.id, progress.pages, page, query.sourceName));
-      progress.pageStored(stored, records, cursorValue, ascending);
+      progress.pageStored(stored, cursorValue, ascending);
       if (advance.done) end = { stopReason: advance.reason, expectedTotal: prepared.expectedTotal };
-      log.debug({ page: progress.pages, records: records.keys.length, ...stored.counts, bytes: envelope.bytes, latencyMs: Math.round(envelope.latencyMs) }, 'page stored');
+      log.debug({ page: progress.pages, ...stored.counts, proven: stored.records === undefined, bytes: envelope.bytes, latencyMs: Math.round(envelope.latencyMs) }, 'page stored');
       await options.onPage?.({ runId: run.id, pages: progress.pages, pageCounts: stored.counts, records: progress.records, expectedTotal: prepared.expectedTotal });
     }
     return end;

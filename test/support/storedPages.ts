@@ -22,5 +22,6 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
     checkpoint: { position: {} },
     cursorValue: null,
     writeMode: MERGE,
+    derivation: null,
   };
 }

@@ -15,6 +15,7 @@ function pagesUpTo(last: number) {
       expectedTotal: undefined,
       advance,
       records: serialiseRecords([], []),
+      derivation: null,
       highest: null,
       order: null,
     });

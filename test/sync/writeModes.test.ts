@@ -9,7 +9,8 @@ import { completionNotice } from '../../src/notices/completionNotice.js';
 import { replayJob } from '../../src/sync/replayJob.js';
 import { StoredPages } from '../../src/storage/StoredPages.js';
 import { syncQuery, type RunSummary } from '../../src/sync/syncQuery.js';
-import { startLocalApi, type LocalApi } from '../support/localApi.js';
+import { startListApi } from '../support/listApi.js';
+import type { LocalApi } from '../support/localApi.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
@@ -24,12 +25,7 @@ let api: LocalApi;
 let database: TestDatabase;
 
 beforeAll(async () => {
-  api = await startLocalApi((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://x');
-    const page = Number(url.searchParams.get('page') ?? '1');
-    const items = lists.get(url.pathname) ?? [];
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ total: items.length, items: items.slice((page - 1) * 2, page * 2) }));
-  });
+  api = await startListApi(lists);
   database = await createTestDatabase();
 });
 afterAll(async () => {

@@ -32,6 +32,8 @@ export interface PageWriteParams {
   refreshScope: string | null;
   /** For an append query: keep each new or changed record's version in record_versions. */
   keepHistory: boolean;
+  /** The fingerprint of how the page's records were derived from its body (see recordsDerivation); null: store no proof. */
+  derivation: string | null;
 }
 
 /** The run counters every page adds to, besides its records' own: a fragment of the `run` CTE's SET. */
@@ -78,18 +80,29 @@ export const NOTE_REFRESH_KEYS = `refresh_keys as (
       on conflict (scope, source, kind, key) do update set run_id = excluded.run_id where f.run_id <> excluded.run_id
     )`;
 
+/** A page whose records all reached the table as sent: only such a page's records can be proven unchanged later. */
+export const PAGE_WITHOUT_ANOMALIES = `cardinality(:keys::text[]) > 0 and cardinality(:deadIndexes::int[]) = 0
+      and :collapsed::int = 0 and :nulsRemoved::int = 0 and :filtered::int = 0`;
+
+/** The kind's highest change_seq in the statement's snapshot: every change not in it draws a higher one (see CHANGE_ORDER). */
+export const KIND_HIGHEST_CHANGE = `(select coalesce(max(c.change_seq), 0) from records c where c.kind = :kind::text)`;
+
 /**
- * Inserts the page's envelope for the run the CTE `run` wrote, and its body unless a body with
- * its hash is stored already: then the text is not even parsed, and the envelope refers to that
- * one (the foreign key is checked at the statement's end, when both are in).
+ * Inserts the page's body, for the run the CTE `run` wrote, unless a body with its hash is stored
+ * already: then the text is not even parsed, and the envelope refers to that one (the foreign key
+ * is checked at the statement's end, when both are in).
  */
-export const INSERT_ENVELOPE = `page_body as (
+export const INSERT_PAGE_BODY = `page_body as (
       insert into page_bodies (content_hash, body, bytes)
       select :contentHash::text, :body::text::json, :bytes::int from run
       where not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
       on conflict (content_hash) do nothing
-    ),
-    envelope as (
-      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms)
-      select id, :pagesBefore::int + 1, :requestUrl::text, :status::text, :message::text, :bytes::int, :contentHash::text, :latencyMs::int from run
+    )`;
+
+/** Inserts the page's envelope for the run the CTE `run` wrote, with the proof the CTE `page_proof` holds (no row: none). */
+export const INSERT_ENVELOPE = `envelope as (
+      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms, proof_seq_from, proof_seq_to, proof_records, proof_derivation)
+      select run.id, :pagesBefore::int + 1, :requestUrl::text, :status::text, :message::text, :bytes::int, :contentHash::text, :latencyMs::int,
+        p.seq_from, p.seq_to, p.records, case when p.seq_to is not null then :derivation::text end
+      from run left join page_proof p on :derivation::text is not null
     )`;

@@ -1,5 +1,16 @@
 import { NamedStatement } from '../namedStatement.js';
-import { ADD_PAGE_ANOMALIES, CHANGE_ORDER, CLAIM_PAGE, INSERT_DEAD_LETTERS, INSERT_ENVELOPE, NOTE_REFRESH_KEYS, type PageWriteParams } from './pageWriteParts.js';
+import {
+  ADD_PAGE_ANOMALIES,
+  CHANGE_ORDER,
+  CLAIM_PAGE,
+  INSERT_DEAD_LETTERS,
+  INSERT_ENVELOPE,
+  INSERT_PAGE_BODY,
+  KIND_HIGHEST_CHANGE,
+  NOTE_REFRESH_KEYS,
+  PAGE_WITHOUT_ANOMALIES,
+  type PageWriteParams,
+} from './pageWriteParts.js';
 
 export interface StorePageParams extends PageWriteParams {
   /** The records' JSON documents, one per line, in key order; null when there are none. */
@@ -27,6 +38,9 @@ export interface StorePageRow {
  * index lookup before the insert, so that ON CONFLICT does not row-lock it either (which dirties
  * its page and writes WAL): that is what makes a re-sync cheap. For records that are new the
  * lookup is wasted work, so a page expected to hold only new records goes without it.
+ *
+ * The envelope keeps a proof of the page's records when they were all written (the change_seq
+ * range drawn for them) or all found unchanged (the kind's highest change_seq): see storeProvenPage.
  */
 function storePageSql(lookUpUnchanged: boolean): string {
   const changedOrNew = lookUpUnchanged
@@ -63,6 +77,13 @@ function storePageSql(lookUpUnchanged: boolean): string {
     counts as (
       select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as updated from written
     ),
+    page_proof as (
+      select case when counts.inserted + counts.updated > 0 then (select min(w.change_seq) from written w) end as seq_from,
+        case when counts.inserted + counts.updated > 0 then (select max(w.change_seq) from written w) else ${KIND_HIGHEST_CHANGE} end as seq_to,
+        cardinality(:keys::text[]) as records
+      from counts
+      where ${PAGE_WITHOUT_ANOMALIES} and counts.inserted + counts.updated in (0, cardinality(:keys::text[]))
+    ),
     run as (
       update sync_runs s
       set checkpoint = :checkpoint::jsonb, pages = s.pages + 1,
@@ -74,6 +95,7 @@ function storePageSql(lookUpUnchanged: boolean): string {
       where s.id in (select id from claim)
       returning s.id, s.xmin::text as version
     ),
+    ${INSERT_PAGE_BODY},
     ${INSERT_ENVELOPE},
     ${INSERT_DEAD_LETTERS},
     ${NOTE_REFRESH_KEYS}
@@ -81,7 +103,7 @@ function storePageSql(lookUpUnchanged: boolean): string {
 }
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v9', storePageSql(true));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v10', storePageSql(true));
 
 /** For pages expected to hold only new or changed records (a first sync). */
-export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v9', storePageSql(false));
+export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v10', storePageSql(false));
