@@ -84,13 +84,13 @@ function untilReady(child: ChildProcess, readyUrl: string): Promise<true> {
 /** Wanted at most, in MB: what a worker holds while it waits for work is the floor of every deployment. */
 const WANTED_MB = 100;
 
-/** Both readings against the same bound: before any run (the target of record) and between runs. */
+/** Both readings against the same bound: between runs (the figure of record, idleRssMB: a worker has run by the time it waits) and before any run. */
 export function idleWorkerTargets(idle: IdleWorker): Target[] {
   const target = (name: string, rssMB: number): Target => {
     const value = Number(rssMB.toFixed(1));
     return { name, wanted: `<= ${WANTED_MB}`, value, met: value <= WANTED_MB };
   };
-  return [target('idle worker RSS, before any run (MB)', idle.beforeRunsRssMB), target('idle worker RSS, between runs (MB)', idle.betweenRunsRssMB)];
+  return [target('idle worker RSS, between runs (MB)', idle.betweenRunsRssMB), target('idle worker RSS, before any run (MB)', idle.beforeRunsRssMB)];
 }
 
 /** The report's row: #, measurement, size, result, note. */

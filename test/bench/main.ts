@@ -14,7 +14,9 @@ import { measureFetchParse } from './fetchParseLimit.js';
 import { measureIdleWorker } from './idleWorker.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { measureNaiveLoop } from './naiveLoop.js';
+import { measurePipelinedCeiling } from './pipelinedCeiling.js';
 import { measureQueue } from './queueLimit.js';
+import { measureRateBudget, type RateBudget, type RateBudgetSetting } from './rateBudget.js';
 import { buildReport, formatReport, resyncRatio, type RunPair, type Sizes } from './report.js';
 import { emptyFeedsyncTables } from './settleDatabase.js';
 import { startSimulatorProcess, type SimulatorUrls } from './simulatorProcess.js';
@@ -30,8 +32,8 @@ const cpuProfDir = profileAt >= 0 ? args[profileAt + 1] : undefined;
 const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
 
 const SIZES: Sizes = quick
-  ? { big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1, fanOutValues: 2_000, storageResyncs: 5 }
-  : { big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3, fanOutValues: 10_000, storageResyncs: 5 };
+  ? { big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1, fanOutValues: 2_000, storageResyncs: 5, rateBudgetSeconds: 20 }
+  : { big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3, fanOutValues: 10_000, storageResyncs: 5, rateBudgetSeconds: 60 };
 
 /** The element whose `value` is the median (the lower middle one for an even count). */
 function median<T>(items: readonly T[], value: (item: T) => number): T {
@@ -44,6 +46,11 @@ const BIG = txListJob('tx-big', SIZES.big, 0, 1000);
 const LIMIT100 = txListJob('tx-limit100', SIZES.limit100, 100_000, 100);
 /** Same blocks as LIMIT100 under another records kind, so its records are new too. */
 const BASELINE = txListJob('tx-baseline', SIZES.baseline, 100_000, 1000, 'transaction_baseline');
+/** The explorer's rate limit shared by several worker processes, and one process alone under a tighter one. */
+const RATE_BUDGETS: RateBudgetSetting[] = [
+  { max: 20, durationMs: 1000, workers: 4 },
+  { max: 5, durationMs: 1000, workers: 1 },
+];
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
@@ -72,6 +79,9 @@ try {
   say('1. limits: raw bulk upsert of the same records (multi-row, unnest, unnest + lines, COPY)…');
   const upsert = await measureUpsert(databaseUrl, txQuery(sim, BIG));
   say(`   best ${upsert.best}: ${Math.round(upsert.bestPerS)} records/s`);
+  say('1. limits: pipelined ceiling, the same pages fetched ahead and stored over parallel connections (COPY, unnest + lines)…');
+  const ceiling = await measurePipelinedCeiling(databaseUrl, txQuery(sim, BIG), simulator.pid);
+  say(`   ${ceiling.passes.map((pass) => `${pass.method} ${Math.round(pass.recordsPerS)}`).join(', ')} records/s`);
   say(`1. limits: BullMQ, ${SIZES.queueJobs} jobs with an empty processor…`);
   const queue = await measureQueue(redisUrl, SIZES.queueJobs, SIZES.queueConcurrency);
   say(`   ${Math.round(queue.jobsPerS)} jobs/s`);
@@ -154,6 +164,15 @@ try {
   const idleWorker = await measureIdleWorker({ sim, redisUrl, databaseUrl, idleMs: 30_000 });
   say(`   RSS ${idleWorker.beforeRunsRssMB.toFixed(0)} MB before any run, ${idleWorker.betweenRunsRssMB.toFixed(0)} MB between runs`);
 
+  // Last: stopping its workers cuts runs, which it then removes (its own queue prefix and records kind).
+  const rateBudgets: RateBudget[] = [];
+  for (const setting of RATE_BUDGETS) {
+    say(`8. rate budget: max ${setting.max} per ${setting.durationMs} ms, ${setting.workers} worker process(es), ${SIZES.rateBudgetSeconds} s of one-page runs…`);
+    const budget = await measureRateBudget({ sim, redisUrl, databaseUrl, setting, windowSeconds: SIZES.rateBudgetSeconds, nodeArgs });
+    say(`   ${budget.achievedPerS.toFixed(2)} requests/s, most in any ${setting.durationMs} ms: ${budget.maxInAnyWindow}`);
+    rateBudgets.push(budget);
+  }
+
   const notes = [
     'upstream: the bundled simulator in its own process, head frozen at block 120,000; no rate limit configured',
     'e2e times run from the first enqueue to the last completion notice received by the simulator webhook receiver',
@@ -166,10 +185,14 @@ try {
     `fan-out: one tick of a query with forEach over ${SIZES.fanOutValues} blocks (one one-page run each, each run's notice too, as for the one-page runs), in a fresh worker process after the same warm-up; from the enqueue (which opens the tick and its runs in Postgres and queues them in bulk) to the last run's notice`,
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
+    `pipelined ceiling: the ${expectedRecords(BIG)}-record query's pages fetched and parsed with feedsync's ${ceiling.httpConnections} HTTP connections and ${ceiling.lookAhead} pages ahead, records serialised and hashed (sha1) and bodies hashed (sha256) as feedsync does, each page stored (records upserted, envelope, body as json) by the next free of ${ceiling.storeConnections} Postgres connections into empty tables like feedsync's in a scratch schema; once with COPY + upsert, once with unnest + lines; ceilingRecordsPerS = the faster, e2eVsCeiling = e2e (limit 1000) / it`,
+    'cpuSecondsPerMillion: the worker\'s and Postgres\'s CPU seconds in the median pair\'s first run and re-sync, each scaled to 1,000,000 records (total = worker + postgres)',
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
+    'idleRssMB: the idle worker between runs (idleWorkerBetweenRunsRssMB); benchWorkerStartRssMB: the bench worker of the 1M run once it took work, before any job',
+    `rate budget: the explorer limited to max requests per durationMs (shared in Redis), that many worker processes on one config (concurrency 8 each) with one-page runs queued; arrival times are the simulator's; the ${SIZES.rateBudgetSeconds} s window opens 2 s after the first request; achievedPerS = requests from the window's first to a whole number of budgets later (so no wave is half counted), maxInAnyWindow = most arrivals in any durationMs from the first request on`,
   ];
-  const report = buildReport(quick, SIZES, { fetchParse, upsert, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   say(`\n${formatReport(report)}results: ${file}`);

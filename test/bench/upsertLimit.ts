@@ -79,7 +79,7 @@ const unnestLines: Upsert = async (client, table, runId, records) => {
 };
 
 /** COPY text format: backslash, tab, newline and carriage return escaped. */
-function copyField(value: string): string {
+export function copyField(value: string): string {
   return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
 }
 

@@ -1,0 +1,163 @@
+import { hash } from 'node:crypto';
+import { Pool } from 'undici';
+import { RESULT_WINDOW, type TxQuery, type TxRecord } from './txPages.js';
+
+/** feedsync's keep-alive connections to a source: SourceClient's default pool size (src/http/SourceClient.ts). */
+export const FEEDSYNC_HTTP_CONNECTIONS = 4;
+/** feedsync's pages on their way behind the one being stored: PagesAhead's DEPTH (src/sync/PagesAhead.ts). */
+export const FEEDSYNC_PAGES_AHEAD = 2;
+
+/** A page fetched, parsed and prepared as feedsync prepares one: records serialised and hashed, the body hashed. */
+export interface PreparedTxPage {
+  /** 1-based position of the page in the walk. */
+  seq: number;
+  requestUrl: string;
+  /** The body as received, stored as the page's body. */
+  raw: string;
+  bytes: number;
+  /** sha256 of the body, hex (feedsync's page_bodies key). */
+  bodyHash: string;
+  status: string;
+  message: string;
+  latencyMs: number;
+  /** The records new to this walk (a slid window's overlap left out), as keys, sha1 hashes (base64) and JSON texts. */
+  keys: string[];
+  hashes: string[];
+  payloads: string[];
+  /** Records on the page as received. */
+  received: number;
+}
+
+interface TxEnvelope {
+  status: string;
+  message: string;
+  data: { result: TxRecord[] };
+}
+
+/** What a page's request knows when it leaves: where it is, and what of it an earlier window already read. */
+interface PageRequest {
+  seq: number;
+  windowStart: number;
+  page: number;
+  skip: ReadonlySet<string>;
+}
+
+/** A prepared page, and where the next window starts when it was the last of its window. */
+interface Fetched {
+  prepared: PreparedTxPage;
+  slide?: { windowStart: number; skip: Set<string> };
+}
+
+/**
+ * The pages of a txlist query, paged as feedsync pages it (see walkTxPages), fetched ahead of
+ * the stores that take them: `lookAhead` pages behind each one taken, over `connections`
+ * keep-alive connections. Within a result window every page's position is known up front, so
+ * their requests leave together; the next window's first request waits for the window's last
+ * page, whose last block it starts from. Pages are handed out in order, to any number of takers;
+ * nothing past the first short page is handed out.
+ */
+export class TxPagesAhead {
+  private readonly pool: Pool;
+  private readonly pagesPerWindow: number;
+  /** Requested, in order, not yet taken. */
+  private readonly pending: Promise<Fetched>[] = [];
+  /** The next page to request; undefined while it waits on the current window's last page, or after the end. */
+  private nextRequest: PageRequest | undefined;
+  private ended = false;
+  /** Takers are served one after another, so the end and the slides are seen in page order. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly query: TxQuery,
+    private readonly connections = FEEDSYNC_HTTP_CONNECTIONS,
+    private readonly lookAhead = FEEDSYNC_PAGES_AHEAD,
+  ) {
+    this.pool = new Pool(new URL(query.explorerBaseUrl).origin, { connections, pipelining: 1 });
+    this.pagesPerWindow = Math.floor(RESULT_WINDOW / query.limit);
+    this.nextRequest = { seq: 1, windowStart: query.startblock, page: 1, skip: new Set() };
+  }
+
+  /** The next page in order, or undefined after the last one. */
+  next(): Promise<PreparedTxPage | undefined> {
+    const taken = this.turn.then(() => this.take());
+    this.turn = taken.catch(() => undefined);
+    return taken;
+  }
+
+  async close(): Promise<void> {
+    this.ended = true;
+    await Promise.allSettled(this.pending.splice(0));
+    await this.pool.close();
+  }
+
+  private async take(): Promise<PreparedTxPage | undefined> {
+    // The page taken now, and lookAhead more on their way behind it.
+    this.fill(this.lookAhead + 1);
+    const request = this.pending.shift();
+    if (!request) return undefined;
+    const { prepared, slide } = await request;
+    if (prepared.received < this.query.limit) {
+      // The last page: requests that left for pages after it within its window are dropped.
+      this.ended = true;
+      this.nextRequest = undefined;
+      await Promise.allSettled(this.pending.splice(0));
+    } else if (slide) {
+      this.nextRequest = { seq: prepared.seq + 1, windowStart: slide.windowStart, page: 1, skip: slide.skip };
+      this.fill(this.lookAhead);
+    }
+    return prepared;
+  }
+
+  private fill(size: number): void {
+    while (!this.ended && this.nextRequest && this.pending.length < size) {
+      const request = this.nextRequest;
+      const fetched = this.fetch(request);
+      // Awaited in turn by take(); a failure of a page never taken is dropped with it.
+      fetched.catch(() => undefined);
+      this.pending.push(fetched);
+      this.nextRequest = request.page < this.pagesPerWindow ? { ...request, seq: request.seq + 1, page: request.page + 1 } : undefined;
+    }
+  }
+
+  private async fetch(request: PageRequest): Promise<Fetched> {
+    const { query } = this;
+    const path =
+      `/api?module=account&action=txlist&q=${query.address}&startblock=${request.windowStart}&endblock=${query.endblock}` +
+      `&sort=asc&page=${request.page}&limit=${query.limit}`;
+    const started = performance.now();
+    const response = await this.pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${query.apiKey}`, accept: 'application/json' } });
+    const raw = await response.body.text();
+    const latencyMs = performance.now() - started;
+    if (response.statusCode !== 200) throw new Error(`txlist answered ${response.statusCode}: ${raw.slice(0, 200)}`);
+    const envelope = JSON.parse(raw) as TxEnvelope;
+    if (envelope.status !== 'success') throw new Error(`txlist answered an error envelope: ${raw.slice(0, 200)}`);
+    const received = envelope.data.result;
+    const prepared: PreparedTxPage = {
+      seq: request.seq,
+      requestUrl: `${query.explorerBaseUrl}${path}`,
+      raw,
+      bytes: Buffer.byteLength(raw),
+      bodyHash: hash('sha256', raw, 'hex'),
+      status: envelope.status,
+      message: envelope.message,
+      latencyMs,
+      keys: [],
+      hashes: [],
+      payloads: [],
+      received: received.length,
+    };
+    for (const record of received) {
+      if (request.skip.has(record.hash)) continue;
+      const payload = JSON.stringify(record);
+      prepared.keys.push(record.hash);
+      prepared.payloads.push(payload);
+      // As feedsync's serialiseRecords hashes a record: sha1 of its JSON text, base64.
+      prepared.hashes.push(hash('sha1', payload, 'base64'));
+    }
+    if (request.page < this.pagesPerWindow || received.length < query.limit) return { prepared };
+    const last = received.at(-1)!.blockNumber;
+    if (last === request.windowStart) throw new Error(`block ${last} alone fills the result window`);
+    // Like feedsync: the next window starts at the last block read; its txs read so far are skipped.
+    return { prepared, slide: { windowStart: last, skip: new Set(received.filter((tx) => tx.blockNumber === last).map((tx) => tx.hash)) } };
+  }
+}
