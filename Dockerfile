@@ -29,5 +29,6 @@ COPY migrations ./migrations
 COPY examples ./examples
 USER node
 EXPOSE 9464
-ENTRYPOINT ["node", "dist/cli/main.js"]
+# The node flags of the CLI's shebang (src/cli/main.ts), which `node dist/cli/main.js` would skip.
+ENTRYPOINT ["node", "--max-semi-space-size=2", "dist/cli/main.js"]
 CMD ["start"]

@@ -1,14 +1,13 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { freePort } from '../../src/localstack/freePort.js';
-import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
-import { waitFor } from '../support/waitFor.js';
+import { BUILT_CLI, ensureBuilt, shippedNodeFlags } from '../deploy/builtCli.js';
 import type { Target } from './report.js';
 import { REPO_ROOT, stopChild, type SimulatorUrls } from './simulatorProcess.js';
-import { procStatusMB } from './workerChild.js';
+import { procStatusMB, untilReady } from './workerChild.js';
 
 export interface IdleWorker {
   /** VmRSS of the worker once it idled after start, before any run, in MB. */
@@ -34,8 +33,6 @@ export interface IdleWorkerOptions {
   idleMs: number;
 }
 
-const READY_TIMEOUT_MS = 30_000;
-
 /**
  * The RSS of `feedsync worker` as it ships: the built CLI (dist/, built first if a source is newer)
  * on the example config, under a Redis prefix of its own so it never takes the other phases' jobs.
@@ -60,7 +57,7 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
     LOG_LEVEL: 'warn',
   };
   const config = ['--config', join(REPO_ROOT, 'feedsync.yaml')];
-  const child = spawn(process.execPath, [BUILT_CLI, 'worker', ...config], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
+  const child = spawn(process.execPath, [...shippedNodeFlags(), BUILT_CLI, 'worker', ...config], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
   try {
     await untilReady(child, `http://127.0.0.1:${port}/readyz`);
     await sleep(options.idleMs);
@@ -71,14 +68,6 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
   } finally {
     await stopChild(child);
   }
-}
-
-/** Polls the worker's /readyz until it answers 200; fails if the worker exits or takes too long. */
-function untilReady(child: ChildProcess, readyUrl: string): Promise<true> {
-  return waitFor(`the idle worker's ${readyUrl} to answer 200`, async () => {
-    if (child.exitCode !== null) throw new Error(`the idle worker exited (code ${child.exitCode}) before it was ready`);
-    return fetch(readyUrl).then((response) => response.status === 200, () => false);
-  }, READY_TIMEOUT_MS);
 }
 
 /** Wanted at most, in MB: what a worker holds while it waits for work is the floor of every deployment. */

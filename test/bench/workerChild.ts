@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { firstJsonLine, REPO_ROOT, stopChild } from './simulatorProcess.js';
-
-const BENCH_WORKER = fileURLToPath(new URL('./benchWorker.ts', import.meta.url));
+import { freePort } from '../../src/localstack/freePort.js';
+import { BUILT_CLI, ensureBuilt, shippedNodeFlags } from '../deploy/builtCli.js';
+import { waitFor } from '../support/waitFor.js';
+import { REPO_ROOT, stopChild } from './simulatorProcess.js';
 
 export interface WorkerMemory {
   /** RSS once the worker took work, before any job. */
@@ -39,24 +39,37 @@ export function procStatusMB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match[1]) / 1024;
 }
 
-/** Starts a fresh feedsync worker process (test/bench/benchWorker.ts) and waits until it takes work. */
+/** How long a worker has to answer /readyz once started. */
+const READY_TIMEOUT_MS = 30_000;
+
+/** Polls the worker's /readyz until it answers 200; fails if the worker exits or takes too long. */
+export function untilReady(child: ChildProcess, readyUrl: string): Promise<true> {
+  return waitFor(`the worker's ${readyUrl} to answer 200`, async () => {
+    if (child.exitCode !== null) throw new Error(`the worker exited (code ${child.exitCode}) before it was ready`);
+    return fetch(readyUrl).then((response) => response.status === 200, () => false);
+  }, READY_TIMEOUT_MS);
+}
+
+/**
+ * Starts `feedsync worker` as it ships (the built CLI, dist/ rebuilt first if a source is newer,
+ * with the node flags of its shebang) on `configTree` and a port of its own, and waits until its
+ * /readyz answers 200.
+ */
 export async function startWorkerChild(options: WorkerChildOptions): Promise<WorkerChild> {
-  // A file, not the environment: a config of thousands of queries exceeds one variable's limit.
+  await ensureBuilt();
+  const port = await freePort();
+  const tree = options.configTree as { worker?: Record<string, unknown> };
+  // A file, not the environment: a config of thousands of queries exceeds one variable's limit. JSON is YAML.
   const dir = await mkdtemp(join(tmpdir(), 'feedsync-bench-'));
   const configFile = join(dir, 'config.json');
-  await writeFile(configFile, JSON.stringify(options.configTree));
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', BENCH_WORKER], {
+  await writeFile(configFile, JSON.stringify({ ...tree, worker: { ...tree.worker, httpHost: '127.0.0.1', httpPort: port } }));
+  const child = spawn(process.execPath, [...shippedNodeFlags(), ...(options.nodeArgs ?? []), BUILT_CLI, 'worker', '--config', configFile], {
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      BENCH_CONFIG_FILE: configFile,
-      BENCH_REDIS_URL: options.redisUrl,
-      BENCH_DATABASE_URL: options.databaseUrl,
-    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   });
   try {
-    await firstJsonLine<{ ready: true }>(child, 'the bench worker');
+    await untilReady(child, `http://127.0.0.1:${port}/readyz`);
   } catch (error) {
     await stopChild(child);
     await rm(dir, { recursive: true, force: true });

@@ -27,3 +27,10 @@ export function exposedPorts(): number[] {
     .flatMap((line) => line.slice(6).trim().split(/\s+/))
     .map((port) => Number.parseInt(port, 10));
 }
+
+/** The image's ENTRYPOINT, in its exec (JSON array) form. */
+export function imageEntrypoint(): string[] {
+  const line = finalStage().findLast((instruction) => /^ENTRYPOINT\s/i.test(instruction));
+  if (!line) throw new Error('the Dockerfile\'s last stage has no ENTRYPOINT');
+  return JSON.parse(line.slice('ENTRYPOINT'.length)) as string[];
+}

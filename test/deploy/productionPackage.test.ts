@@ -11,7 +11,7 @@ import { waitFor } from '../support/feedsyncProcess.js';
 import { scratchDir } from '../support/scratchDir.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { ensureBuilt } from './builtCli.js';
-import { imageEnv } from './dockerfile.js';
+import { imageEntrypoint, imageEnv } from './dockerfile.js';
 import { UPSTREAM_STAND_INS } from './upstreamStandIns.js';
 
 const run = promisify(execFile);
@@ -104,13 +104,14 @@ describe('the production package (dependencies without devDependencies)', () => 
       expect(status.applied).toBe(status.expected);
     });
 
-    it('runs `feedsync worker` until it is ready, then exits cleanly on SIGTERM', async () => {
+    it('runs `feedsync worker` as the image starts it until it is ready, then exits cleanly on SIGTERM', async () => {
       const database = await createTestDatabase();
       databases.push(database);
       const port = await freePort();
       // Loopback rather than the image's 0.0.0.0: this machine is no container.
       const env = { ...containerEnv, DATABASE_URL: database.url, FEEDSYNC_PREFIX: `package-${port}`, FEEDSYNC_HTTP_HOST: '127.0.0.1', FEEDSYNC_HTTP_PORT: String(port) };
-      const worker = spawn('node', ['dist/cli/main.js', 'worker'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const [command, ...args] = imageEntrypoint();
+      const worker = spawn(command!, [...args, 'worker'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       for (const stream of [worker.stdout, worker.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = once(worker, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
