@@ -29,6 +29,5 @@ COPY migrations ./migrations
 COPY examples ./examples
 USER node
 EXPOSE 9464
-# The node flags of the CLI's shebang (src/cli/main.ts), which `node dist/cli/main.js` would skip.
-ENTRYPOINT ["node", "--max-semi-space-size=2", "dist/cli/main.js"]
+ENTRYPOINT ["node", "dist/cli/main.js"]
 CMD ["start"]

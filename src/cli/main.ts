@@ -1,7 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
-// The young generation capped at 2 × 2 MB (V8's default grows it to 2 × 16 MB under the load of a
-// sync and never gives it back): about 20 MB less held by an idle worker and at a sync's peak, at
-// no measured cost to throughput (npm run bench). The Dockerfile's ENTRYPOINT repeats the flag.
+#!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { reportCliError } from './reportCliError.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { freePort } from '../../src/localstack/freePort.js';
-import { BUILT_CLI, ensureBuilt, shippedNodeFlags } from '../deploy/builtCli.js';
+import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
 import type { Target } from './report.js';
 import { REPO_ROOT, stopChild, type SimulatorUrls } from './simulatorProcess.js';
 import { procStatusMB, untilReady } from './workerChild.js';
@@ -57,7 +57,7 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
     LOG_LEVEL: 'warn',
   };
   const config = ['--config', join(REPO_ROOT, 'feedsync.yaml')];
-  const child = spawn(process.execPath, [...shippedNodeFlags(), BUILT_CLI, 'worker', ...config], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
+  const child = spawn(process.execPath, [BUILT_CLI, 'worker', ...config], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
   try {
     await untilReady(child, `http://127.0.0.1:${port}/readyz`);
     await sleep(options.idleMs);

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/localstack/freePort.js';
-import { BUILT_CLI, ensureBuilt, shippedNodeFlags } from '../deploy/builtCli.js';
+import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
 import { waitFor } from '../support/waitFor.js';
 import { REPO_ROOT, stopChild } from './simulatorProcess.js';
 
@@ -51,8 +51,7 @@ export function untilReady(child: ChildProcess, readyUrl: string): Promise<true>
 }
 
 /**
- * Starts `feedsync worker` as it ships (the built CLI, dist/ rebuilt first if a source is newer,
- * with the node flags of its shebang) on `configTree` and a port of its own, and waits until its
+ * Starts `feedsync worker` as it ships (the built CLI, dist/ rebuilt first if a source is newer) on `configTree` and a port of its own, and waits until its
  * /readyz answers 200.
  */
 export async function startWorkerChild(options: WorkerChildOptions): Promise<WorkerChild> {
@@ -63,7 +62,7 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
   const dir = await mkdtemp(join(tmpdir(), 'feedsync-bench-'));
   const configFile = join(dir, 'config.json');
   await writeFile(configFile, JSON.stringify({ ...tree, worker: { ...tree.worker, httpHost: '127.0.0.1', httpPort: port } }));
-  const child = spawn(process.execPath, [...shippedNodeFlags(), ...(options.nodeArgs ?? []), BUILT_CLI, 'worker', '--config', configFile], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BUILT_CLI, 'worker', '--config', configFile], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,14 +9,6 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The built CLI, as the package ships it (`bin` in package.json). */
 export const BUILT_CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
-
-/** The node flags the CLI runs with: those of its shebang (`#!/usr/bin/env -S node …`), which `node dist/cli/main.js` would not apply. */
-export function shippedNodeFlags(): string[] {
-  const shebang = readFileSync(join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'utf8').split('\n', 1)[0]!;
-  const match = /^#!\/usr\/bin\/env(?: -S)? node((?: --\S+)*)$/.exec(shebang);
-  if (!match) throw new Error(`src/cli/main.ts starts with ${JSON.stringify(shebang)}, not #!/usr/bin/env -S node [flags]`);
-  return match[1]!.split(' ').filter(Boolean);
-}
 
 async function modifiedMs(path: string): Promise<number | undefined> {
   return stat(path).then((stats) => stats.mtimeMs, () => undefined);
