@@ -36,8 +36,11 @@ export interface FetchedPage {
   latencyMs: number;
 }
 
+/** Keep-alive connections to an upstream unless a source asks for others. */
+export const DEFAULT_SOURCE_CONNECTIONS = 4;
+
 export interface SourceClientOptions {
-  /** Connections kept alive to the upstream. */
+  /** Connections kept alive to the upstream (default DEFAULT_SOURCE_CONNECTIONS). */
   connections?: number;
   /** Called once per request with its HTTP status (or error kind when there was none) and latency. */
   onRequestEnded?: (status: string, latencyMs: number) => void;
@@ -82,7 +85,7 @@ export class SourceClient {
     // add timers per request and per chunk. The connect timeout drops a connection attempt the
     // deadline has already given up on.
     this.pool = new Pool(this.origin, {
-      connections: options.connections ?? 4,
+      connections: options.connections ?? DEFAULT_SOURCE_CONNECTIONS,
       keepAliveTimeout: 30_000,
       headersTimeout: 0,
       bodyTimeout: 0,

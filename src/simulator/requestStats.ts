@@ -1,5 +1,5 @@
 /** Request timestamps kept per endpoint for `stats()`; older ones are dropped. */
-const KEPT_TIMESTAMPS = 10_000;
+export const KEPT_TIMESTAMPS = 10_000;
 const WINDOW_MS = 1000;
 
 export interface EndpointStats {

@@ -26,7 +26,7 @@ export interface PreparedPage {
 export type FetchPreparedPage = (at: PagePosition, page: number) => Promise<PreparedPage>;
 
 /** Pages on their way behind the one being stored: enough that Postgres never waits for one. */
-const DEPTH = 2;
+export const PAGES_AHEAD_DEPTH = 2;
 
 /**
  * The pages of a run, in order, each fetched and prepared ahead of need: while one page is stored,
@@ -44,7 +44,7 @@ export class PagesAhead {
     private readonly fetchPage: FetchPreparedPage,
     private readonly start: PagePosition,
     pagesBefore: number,
-    private readonly depth = DEPTH,
+    private readonly depth = PAGES_AHEAD_DEPTH,
   ) {
     this.lastPage = pagesBefore;
   }

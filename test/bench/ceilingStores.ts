@@ -18,8 +18,10 @@ const KIND = 'transaction';
 /**
  * The page's body (unless stored already), its envelope, and its records upserted as feedsync
  * upserts them (an unchanged one left alone, a changed one given the next change_seq), in one
- * statement; the records come from `recordsFrom`, as (key, hash, payload). Not feedsync's
- * change-order lock: a page of one connection does not wait for another's.
+ * statement; the records come from `recordsFrom`, as (key, hash, payload). Left out, as the
+ * issue's ceiling has it: feedsync's run row (its claim lock, checkpoint and counters, moved page
+ * by page) and its change-order lock, which are what make feedsync store a run's pages one at a
+ * time; here a page of one connection never waits for another's.
  */
 function storePageSql(schema: string, recordsFrom: string): string {
   return `with body as (
@@ -63,7 +65,8 @@ function copyStore(tables: CeilingTables): StoreCeilingPage {
       await client.query({ name: 'ceiling_store_copied', text, values: pageValues(tables, page) });
       await client.query('commit');
     } catch (error) {
-      await client.query('rollback');
+      // The store's own error is the one worth reporting.
+      await client.query('rollback').catch(() => undefined);
       throw error;
     }
   };

@@ -8,6 +8,12 @@ export interface CeilingTables {
   drop(): Promise<void>;
 }
 
+/** Scratch schemas an interrupted bench left behind (`ceiling_` and 12 hex digits): dropped before a new one is made. */
+async function dropLeftoverSchemas(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(`select nspname as name from pg_namespace where nspname ~ '^ceiling_[0-9a-f]{12}$'`);
+  for (const { name } of rows) await client.query(`drop schema ${name} cascade`);
+}
+
 /**
  * Creates `ceiling_<random>` with `records`, `envelopes` and `page_bodies` as feedsync has them
  * (LIKE … INCLUDING ALL: columns, types, defaults, primary keys, indexes, checks, lz4
@@ -16,6 +22,7 @@ export interface CeilingTables {
  * feedsync's tables are named as its statements name them, unqualified (the search path).
  */
 export async function createCeilingTables(client: pg.Client): Promise<CeilingTables> {
+  await dropLeftoverSchemas(client);
   const schema = `ceiling_${randomBytes(6).toString('hex')}`;
   await client.query(`create schema ${schema}`);
   const drop = async (): Promise<void> => {

@@ -80,7 +80,7 @@ try {
   const upsert = await measureUpsert(databaseUrl, txQuery(sim, BIG));
   say(`   best ${upsert.best}: ${Math.round(upsert.bestPerS)} records/s`);
   say('1. limits: pipelined ceiling, the same pages fetched ahead and stored over parallel connections (COPY, unnest + lines)…');
-  const ceiling = await measurePipelinedCeiling(databaseUrl, txQuery(sim, BIG), simulator.pid);
+  const ceiling = await measurePipelinedCeiling(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), simulator.pid);
   say(`   ${ceiling.passes.map((pass) => `${pass.method} ${Math.round(pass.recordsPerS)}`).join(', ')} records/s`);
   say(`1. limits: BullMQ, ${SIZES.queueJobs} jobs with an empty processor…`);
   const queue = await measureQueue(redisUrl, SIZES.queueJobs, SIZES.queueConcurrency);
@@ -185,7 +185,7 @@ try {
     `fan-out: one tick of a query with forEach over ${SIZES.fanOutValues} blocks (one one-page run each, each run's notice too, as for the one-page runs), in a fresh worker process after the same warm-up; from the enqueue (which opens the tick and its runs in Postgres and queues them in bulk) to the last run's notice`,
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
-    `pipelined ceiling: the ${expectedRecords(BIG)}-record query's pages fetched and parsed with feedsync's ${ceiling.httpConnections} HTTP connections and ${ceiling.lookAhead} pages ahead, records serialised and hashed (sha1) and bodies hashed (sha256) as feedsync does, each page stored (records upserted, envelope, body as json) by the next free of ${ceiling.storeConnections} Postgres connections into empty tables like feedsync's in a scratch schema; once with COPY + upsert, once with unnest + lines; ceilingRecordsPerS = the faster, e2eVsCeiling = e2e (limit 1000) / it`,
+    `pipelined ceiling: the ${expectedRecords(BIG)}-record query's pages fetched and parsed with feedsync's ${ceiling.httpConnections} HTTP connections and ${ceiling.lookAhead} pages ahead, records serialised and hashed (sha1) and bodies hashed (sha256) as feedsync does, each page's request leaving once the page before it is prepared, as feedsync's do; each page stored (records upserted, envelope, body as json) by the next free of ${ceiling.storeConnections} Postgres connections into empty tables like feedsync's in a scratch schema, without feedsync's per-page run checkpoint and change-order lock (pages commit in any order); once with COPY + upsert, once with unnest + lines; ceilingRecordsPerS = the faster, e2eVsCeiling = e2e (limit 1000) / it`,
     'cpuSecondsPerMillion: the worker\'s and Postgres\'s CPU seconds in the median pair\'s first run and re-sync, each scaled to 1,000,000 records (total = worker + postgres)',
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,

@@ -6,6 +6,7 @@ import { parseConfig } from '../../src/config/loadConfig.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';
 import { openStorage } from '../../src/storage/database.js';
+import { KEPT_TIMESTAMPS } from '../../src/simulator/requestStats.js';
 import { openRunStore } from '../../src/storage/RunStore.js';
 import { benchConfigTree, RATE_BUDGET_JOB, RATE_BUDGET_KIND } from './benchConfig.js';
 import type { Target } from './report.js';
@@ -45,8 +46,6 @@ const CONCURRENCY = 8;
 const SETTLE_MS = 2_000;
 /** How long requests have to start flowing once the runs are queued. */
 const FIRST_REQUEST_TIMEOUT_MS = 60_000;
-/** The simulator keeps this many arrival times per endpoint (src/simulator/requestStats.ts). */
-const KEPT_TIMESTAMPS = 10_000;
 
 interface ExplorerStats {
   count: number;
@@ -61,7 +60,7 @@ async function explorerStats(adminUrl: string): Promise<ExplorerStats> {
 }
 
 /** The most of `sorted` in any half-open span of `spanMs`. */
-export function mostInAnySpan(sorted: readonly number[], spanMs: number): number {
+function mostInAnySpan(sorted: readonly number[], spanMs: number): number {
   let most = 0;
   for (let start = 0, end = 0; end < sorted.length; end++) {
     while (sorted[end]! - sorted[start]! >= spanMs) start++;
@@ -77,7 +76,7 @@ export function mostInAnySpan(sorted: readonly number[], spanMs: number): number
  */
 function achieved(inWindow: readonly number[], max: number): Pick<RateBudget, 'requests' | 'achievedPerS' | 'slotCycleMs'> {
   const requests = Math.floor((inWindow.length - 1) / max) * max;
-  if (requests === 0) throw new Error(`${inWindow.length} requests reached the explorer in the window`);
+  if (requests <= 0) throw new Error(`${inWindow.length} requests reached the explorer in the window`);
   const slotCycleMs = ((inWindow[requests]! - inWindow[0]!) * max) / requests;
   return { requests, achievedPerS: (max * 1000) / slotCycleMs, slotCycleMs };
 }
@@ -102,11 +101,10 @@ export async function measureRateBudget(options: RateBudgetOptions): Promise<Rat
   const queues = openQueues(connection, config.worker);
   const storage = openStorage(options.databaseUrl, { max: 2 });
   const workers: WorkerChild[] = [];
-  let tickId: string | undefined;
   try {
     for (let n = 0; n < setting.workers; n++) workers.push(await startWorkerChild({ configTree: tree, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl, nodeArgs: options.nodeArgs }));
     await request(`${sim.adminUrl}/stats/reset`, { method: 'POST' }).then((response) => response.body.dump());
-    tickId = (await enqueueRuns(config, openRunStore(storage.db), queues, RATE_BUDGET_JOB)).tick.id;
+    await enqueueRuns(config, openRunStore(storage.db), queues, RATE_BUDGET_JOB);
     const firstAt = await firstRequestAt(sim.adminUrl);
     const windowStart = firstAt + SETTLE_MS;
     const windowEnd = windowStart + windowSeconds * 1000;
@@ -122,10 +120,10 @@ export async function measureRateBudget(options: RateBudgetOptions): Promise<Rat
     await queues.sync.obliterate({ force: true }).catch(() => undefined);
     await queues.notify.obliterate({ force: true }).catch(() => undefined);
     await connection.del(`${prefix}:ratelimit:explorer`).catch(() => undefined);
-    await queues.close();
+    await queues.close().catch(() => undefined);
     connection.disconnect();
-    await storage.close();
-    if (tickId) await removeRuns(options.databaseUrl, tickId);
+    await storage.close().catch(() => undefined);
+    await removeRuns(options.databaseUrl);
   }
 }
 
@@ -140,15 +138,27 @@ async function firstRequestAt(adminUrl: string): Promise<number> {
   }
 }
 
-/** The tick's runs (their envelopes, notices and dead letters go with them), its records, and bodies no envelope refers to any more. */
-async function removeRuns(databaseUrl: string, tickId: string): Promise<void> {
+/**
+ * The rate-budget job's ticks and runs (their envelopes, notices and dead letters go with them),
+ * its records kind, and the bodies of its envelopes that no other envelope refers to.
+ */
+async function removeRuns(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-bench-rate-budget' });
   await client.connect();
   try {
-    await client.query('delete from sync_runs where tick_id = $1', [tickId]);
-    await client.query('delete from job_ticks where id = $1', [tickId]);
+    await client.query('begin');
+    const { rows } = await client.query<{ content_hash: string }>(
+      'select distinct e.content_hash from envelopes e join sync_runs r on r.id = e.run_id where r.job = $1',
+      [RATE_BUDGET_JOB],
+    );
+    await client.query('delete from sync_runs where job = $1', [RATE_BUDGET_JOB]);
+    await client.query('delete from job_ticks where job = $1', [RATE_BUDGET_JOB]);
     await client.query('delete from records where kind = $1', [RATE_BUDGET_KIND]);
-    await client.query('delete from page_bodies b where not exists (select 1 from envelopes e where e.content_hash = b.content_hash)');
+    await client.query(
+      'delete from page_bodies b where b.content_hash = any($1::text[]) and not exists (select 1 from envelopes e where e.content_hash = b.content_hash)',
+      [rows.map((row) => row.content_hash)],
+    );
+    await client.query('commit');
   } finally {
     await client.end();
   }

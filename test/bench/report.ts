@@ -1,5 +1,5 @@
 import { formatTable } from '../../src/cli/printTable.js';
-import { cpuPerMillion, cpuPerMillionRow, cpuPerMillionTarget } from './cpuPerMillion.js';
+import { cpuPerMillion, cpuPerMillionRow, cpuPerMillionTarget, type CpuPerMillion } from './cpuPerMillion.js';
 import type { Machine, Versions } from './environment.js';
 import type { FetchParseLimit } from './fetchParseLimit.js';
 import { idleWorkerRow, idleWorkerTargets, type IdleWorker } from './idleWorker.js';
@@ -142,7 +142,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     peakRssSmallRunsMB: round(m.smallRuns.memory.peakRssMB, 1),
     // The built worker idle between runs: what a deployment holds while it waits for work.
     idleRssMB: round(m.idleWorker.betweenRunsRssMB, 1),
-    benchWorkerStartRssMB: round(m.big.memory.idleRssMB, 1),
+    benchWorkerStartRssMB: round(m.big.memory.startRssMB, 1),
     idleWorkerBeforeRunsRssMB: round(m.idleWorker.beforeRunsRssMB, 1),
     idleWorkerBetweenRunsRssMB: round(m.idleWorker.betweenRunsRssMB, 1),
     storageAfterFirstMB: round(m.storage.afterFirstMB, 1),
@@ -181,7 +181,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
 export function formatReport(report: Report): string {
   const { details: m, sizes, figures, ratios } = report;
   const run = (r: MeasuredRuns) => `${int(r.recordsPerS)} records/s, ${r.pagesPerS.toFixed(1)} pages/s (${r.pages} pages, ${r.seconds.toFixed(1)} s)`;
-  const rss = (r: MeasuredRuns) => `peak RSS ${r.memory.peakRssMB.toFixed(0)} MB (idle ${r.memory.idleRssMB.toFixed(0)} MB)`;
+  const rss = (r: MeasuredRuns) => `peak RSS ${r.memory.peakRssMB.toFixed(0)} MB (at start ${r.memory.startRssMB.toFixed(0)} MB)`;
   const rows: string[][] = [
     ['1', 'raw fetch + JSON.parse (undici, 1 connection)', `${n(m.fetchParse.records)} records`, `${int(m.fetchParse.recordsPerS)} records/s, ${m.fetchParse.pagesPerS.toFixed(1)} pages/s, ${m.fetchParse.mbPerS.toFixed(1)} MB/s`, ''],
     ['1', 'raw bulk upsert, multi-row VALUES', `${n(m.upsert.records)} records, ${m.upsert.batch}/stmt`, `${int(m.upsert.perMethod.multiRow)} records/s`, ''],
@@ -193,7 +193,7 @@ export function formatReport(report: Report): string {
     ['2', 'naive loop (INSERT per record)', `${n(m.naive.records)} records`, `${int(m.naive.recordsPerS)} records/s`, ''],
     ['3', 'feedsync e2e, limit 1000', `${n(m.big.records)} records`, run(m.big), `x${ratios.e2eVsCeiling} of ceiling, x${ratios.e2eVsLimit} of limit, x${ratios.e2eVsNaive} of naive`],
     ['3', 'feedsync e2e, limit 100', `${n(m.limit100.records)} records`, run(m.limit100), `x${ratios.e2eLimit100VsLimit} of limit`],
-    cpuPerMillionRow(cpuPerMillion(m.big, m.resync)),
+    cpuPerMillionRow(figures.cpuSecondsPerMillion as CpuPerMillion),
     ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run${m.pairs.length > 1 ? `, median pair of x${figures.resyncVsFirstPairs as string}` : ''}`],
     ['5', 'one-page runs through the queue', `${n(m.smallRuns.runs)} runs, concurrency ${sizes.smallRunsConcurrency}`, `${m.smallRuns.runsPerS.toFixed(1)} runs/s (${m.smallRuns.seconds.toFixed(2)} s)`, `median of ${m.smallTrials.map((trial) => trial.runsPerS.toFixed(1)).join(' / ')}`],
     ['5', 'fan-out: one tick of one-page runs, one per value', `${n(m.fanOut.runs)} values, concurrency ${sizes.smallRunsConcurrency}`, `${m.fanOut.runsPerS.toFixed(1)} runs/s (${m.fanOut.seconds.toFixed(2)} s)`, `x${ratios.fanOutVsOnePageRuns} of one-page runs`],

@@ -1,11 +1,13 @@
 import { hash } from 'node:crypto';
 import { Pool } from 'undici';
+import { DEFAULT_SOURCE_CONNECTIONS } from '../../src/http/SourceClient.js';
+import { PAGES_AHEAD_DEPTH } from '../../src/sync/PagesAhead.js';
 import { RESULT_WINDOW, type TxQuery, type TxRecord } from './txPages.js';
 
-/** feedsync's keep-alive connections to a source: SourceClient's default pool size (src/http/SourceClient.ts). */
-export const FEEDSYNC_HTTP_CONNECTIONS = 4;
-/** feedsync's pages on their way behind the one being stored: PagesAhead's DEPTH (src/sync/PagesAhead.ts). */
-export const FEEDSYNC_PAGES_AHEAD = 2;
+/** feedsync's keep-alive connections to a source. */
+export const FEEDSYNC_HTTP_CONNECTIONS = DEFAULT_SOURCE_CONNECTIONS;
+/** feedsync's pages on their way behind the one being stored. */
+export const FEEDSYNC_PAGES_AHEAD = PAGES_AHEAD_DEPTH;
 
 /** A page fetched, parsed and prepared as feedsync prepares one: records serialised and hashed, the body hashed. */
 export interface PreparedTxPage {
@@ -51,10 +53,11 @@ interface Fetched {
 /**
  * The pages of a txlist query, paged as feedsync pages it (see walkTxPages), fetched ahead of
  * the stores that take them: `lookAhead` pages behind each one taken, over `connections`
- * keep-alive connections. Within a result window every page's position is known up front, so
- * their requests leave together; the next window's first request waits for the window's last
- * page, whose last block it starts from. Pages are handed out in order, to any number of takers;
- * nothing past the first short page is handed out.
+ * keep-alive connections. As in feedsync's PagesAhead, a page's request leaves once the page
+ * before it is fetched and prepared (one request in flight), though within a result window its
+ * position is known earlier; the next window starts from the last block of the window's last
+ * page. Pages are handed out in order, to any number of takers; nothing past the first short page
+ * is handed out.
  */
 export class TxPagesAhead {
   private readonly pool: Pool;
@@ -64,6 +67,8 @@ export class TxPagesAhead {
   /** The next page to request; undefined while it waits on the current window's last page, or after the end. */
   private nextRequest: PageRequest | undefined;
   private ended = false;
+  /** The last request's page, fetched and prepared: the next request leaves after it. */
+  private lastFetched: Promise<unknown> = Promise.resolve();
   /** Takers are served one after another, so the end and the slides are seen in page order. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -111,9 +116,9 @@ export class TxPagesAhead {
   private fill(size: number): void {
     while (!this.ended && this.nextRequest && this.pending.length < size) {
       const request = this.nextRequest;
-      const fetched = this.fetch(request);
+      const fetched = this.lastFetched.then(() => this.fetch(request));
       // Awaited in turn by take(); a failure of a page never taken is dropped with it.
-      fetched.catch(() => undefined);
+      this.lastFetched = fetched.catch(() => undefined);
       this.pending.push(fetched);
       this.nextRequest = request.page < this.pagesPerWindow ? { ...request, seq: request.seq + 1, page: request.page + 1 } : undefined;
     }

@@ -9,8 +9,8 @@ import { waitFor } from '../support/waitFor.js';
 import { REPO_ROOT, stopChild } from './simulatorProcess.js';
 
 export interface WorkerMemory {
-  /** RSS once the worker took work, before any job. */
-  idleRssMB: number;
+  /** RSS once its /readyz first answered 200, before any job. */
+  startRssMB: number;
   /** Peak RSS of the process's whole life (VmHWM). */
   peakRssMB: number;
 }
@@ -64,7 +64,8 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
   await writeFile(configFile, JSON.stringify({ ...tree, worker: { ...tree.worker, httpHost: '127.0.0.1', httpPort: port } }));
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BUILT_CLI, 'worker', '--config', configFile], {
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // Its logs (stdout) go to the bench's stderr, apart from the report.
+    stdio: ['ignore', process.stderr, 'inherit'],
     env: { ...process.env, REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   });
   try {
@@ -75,8 +76,8 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
     throw error;
   }
   const pid = child.pid!;
-  const idleRssMB = procStatusMB(pid, 'VmRSS');
-  const memory = (): WorkerMemory => ({ idleRssMB, peakRssMB: procStatusMB(pid, 'VmHWM') });
+  const startRssMB = procStatusMB(pid, 'VmRSS');
+  const memory = (): WorkerMemory => ({ startRssMB, peakRssMB: procStatusMB(pid, 'VmHWM') });
   return {
     pid,
     memory,
