@@ -1,10 +1,7 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { CeilingTables } from './ceilingTables.js';
+import { copyRows, inTransaction } from './copyRows.js';
 import type { PreparedTxPage } from './txPagesAhead.js';
-import { copyField } from './upsertLimit.js';
 
 /** The bulk methods the ceiling stores a page by; the faster one on this machine is its figure. */
 export type CeilingStoreMethod = 'copy' | 'unnestLines';
@@ -57,18 +54,10 @@ function copyStore(tables: CeilingTables): StoreCeilingPage {
       await client.query(STAGING);
       staged.add(client);
     }
-    let lines = '';
-    for (let index = 0; index < page.keys.length; index++) lines += `${copyField(page.keys[index]!)}\t${copyField(page.hashes[index]!)}\t${copyField(page.payloads[index]!)}\n`;
-    await client.query('begin');
-    try {
-      await pipeline(Readable.from([Buffer.from(lines)]), client.query(copyFrom('copy ceiling_staging (key, hash, payload) from stdin')));
+    await inTransaction(client, async () => {
+      await copyRows(client, 'ceiling_staging (key, hash, payload)', [page.keys, page.hashes, page.payloads]);
       await client.query({ name: 'ceiling_store_copied', text, values: pageValues(tables, page) });
-      await client.query('commit');
-    } catch (error) {
-      // The store's own error is the one worth reporting.
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    }
+    });
   };
 }
 

@@ -7,7 +7,8 @@ import { freePort } from '../../src/localstack/freePort.js';
 import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
 import type { Target } from './report.js';
 import { REPO_ROOT, stopChild, type SimulatorUrls } from './simulatorProcess.js';
-import { procStatusMB, untilReady } from './workerChild.js';
+import { untilReady } from '../support/untilReady.js';
+import { procStatusMB, READY_TIMEOUT_MS } from './workerChild.js';
 
 export interface IdleWorker {
   /** VmRSS of the worker once it idled after start, before any run, in MB. */
@@ -59,7 +60,7 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
   const config = ['--config', join(REPO_ROOT, 'feedsync.yaml')];
   const child = spawn(process.execPath, [BUILT_CLI, 'worker', ...config], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
   try {
-    await untilReady(child, `http://127.0.0.1:${port}/readyz`);
+    await untilReady(child, `http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS);
     await sleep(options.idleMs);
     const beforeRunsRssMB = procStatusMB(child.pid!, 'VmRSS');
     await run(process.execPath, [BUILT_CLI, 'enqueue', BETWEEN_RUNS_JOB, '--wait', '--timeout', '120', ...config], { cwd: REPO_ROOT, env, timeout: 150_000 });

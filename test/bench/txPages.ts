@@ -24,13 +24,42 @@ export interface TxPage {
   bytes: number;
 }
 
-interface TxEnvelope {
+export interface TxEnvelope {
   status: string;
+  message: string;
   data: { result: TxRecord[] };
 }
 
 /** The explorer's result window (page × limit ≤ 10,000); feedsync's `paging.window`. */
 export const RESULT_WINDOW = 10_000;
+
+/** The request path of page `page` of the window starting at block `windowStart`. */
+export function txListPath(query: TxQuery, windowStart: number, page: number): string {
+  return (
+    `/api?module=account&action=txlist&q=${query.address}&startblock=${windowStart}&endblock=${query.endblock}` +
+    `&sort=asc&page=${page}&limit=${query.limit}`
+  );
+}
+
+/** GETs a txlist page: its body as received and parsed; a status other than 200 or an error envelope throws. */
+export async function fetchTxList(pool: Pool, query: TxQuery, path: string): Promise<{ raw: string; envelope: TxEnvelope }> {
+  const response = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${query.apiKey}`, accept: 'application/json' } });
+  const raw = await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`txlist answered ${response.statusCode}: ${raw.slice(0, 200)}`);
+  const envelope = JSON.parse(raw) as TxEnvelope;
+  if (envelope.status !== 'success') throw new Error(`txlist answered an error envelope: ${raw.slice(0, 200)}`);
+  return { raw, envelope };
+}
+
+/**
+ * Where the window after a full one starts, like feedsync: at the last block read, with that
+ * block's txs read so far to be skipped.
+ */
+export function slideWindow(received: readonly TxRecord[], windowStart: number): { windowStart: number; skip: Set<string> } {
+  const last = received.at(-1)!.blockNumber;
+  if (last === windowStart) throw new Error(`block ${last} alone fills the result window`);
+  return { windowStart: last, skip: new Set(received.filter((tx) => tx.blockNumber === last).map((tx) => tx.hash)) };
+}
 
 /**
  * The pages feedsync fetches for a txlist query with `paging.window` on `startblock`: pages
@@ -47,14 +76,7 @@ export async function walkTxPages(query: TxQuery, onPage: (page: TxPage) => void
   const totals = { pages: 0, records: 0, bytes: 0 };
   try {
     for (;;) {
-      const path =
-        `/api?module=account&action=txlist&q=${query.address}&startblock=${windowStart}&endblock=${query.endblock}` +
-        `&sort=asc&page=${page}&limit=${query.limit}`;
-      const response = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${query.apiKey}`, accept: 'application/json' } });
-      const text = await response.body.text();
-      if (response.statusCode !== 200) throw new Error(`txlist answered ${response.statusCode}: ${text.slice(0, 200)}`);
-      const envelope = JSON.parse(text) as TxEnvelope;
-      if (envelope.status !== 'success') throw new Error(`txlist answered an error envelope: ${text.slice(0, 200)}`);
+      const { raw: text, envelope } = await fetchTxList(pool, query, txListPath(query, windowStart, page));
       const received = envelope.data.result;
       const records = skip.size > 0 ? received.filter((tx) => !skip.has(tx.hash)) : received;
       const bytes = Buffer.byteLength(text);
@@ -67,11 +89,7 @@ export async function walkTxPages(query: TxQuery, onPage: (page: TxPage) => void
         page++;
         continue;
       }
-      const last = received.at(-1)!.blockNumber;
-      if (last === windowStart) throw new Error(`block ${last} alone fills the result window`);
-      // Like feedsync: the next window starts at the last block read; its txs read so far are skipped.
-      skip = new Set(received.filter((tx) => tx.blockNumber === last).map((tx) => tx.hash));
-      windowStart = last;
+      ({ windowStart, skip } = slideWindow(received, windowStart));
       page = 1;
     }
   } finally {

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { Pool } from 'undici';
 import { DEFAULT_SOURCE_CONNECTIONS } from '../../src/http/SourceClient.js';
 import { PAGES_AHEAD_DEPTH } from '../../src/sync/PagesAhead.js';
-import { RESULT_WINDOW, type TxQuery, type TxRecord } from './txPages.js';
+import { fetchTxList, RESULT_WINDOW, slideWindow, txListPath, type TxQuery } from './txPages.js';
 
 /** feedsync's keep-alive connections to a source. */
 export const FEEDSYNC_HTTP_CONNECTIONS = DEFAULT_SOURCE_CONNECTIONS;
@@ -28,12 +28,6 @@ export interface PreparedTxPage {
   payloads: string[];
   /** Records on the page as received. */
   received: number;
-}
-
-interface TxEnvelope {
-  status: string;
-  message: string;
-  data: { result: TxRecord[] };
 }
 
 /** What a page's request knows when it leaves: where it is, and what of it an earlier window already read. */
@@ -126,16 +120,10 @@ export class TxPagesAhead {
 
   private async fetch(request: PageRequest): Promise<Fetched> {
     const { query } = this;
-    const path =
-      `/api?module=account&action=txlist&q=${query.address}&startblock=${request.windowStart}&endblock=${query.endblock}` +
-      `&sort=asc&page=${request.page}&limit=${query.limit}`;
+    const path = txListPath(query, request.windowStart, request.page);
     const started = performance.now();
-    const response = await this.pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${query.apiKey}`, accept: 'application/json' } });
-    const raw = await response.body.text();
+    const { raw, envelope } = await fetchTxList(this.pool, query, path);
     const latencyMs = performance.now() - started;
-    if (response.statusCode !== 200) throw new Error(`txlist answered ${response.statusCode}: ${raw.slice(0, 200)}`);
-    const envelope = JSON.parse(raw) as TxEnvelope;
-    if (envelope.status !== 'success') throw new Error(`txlist answered an error envelope: ${raw.slice(0, 200)}`);
     const received = envelope.data.result;
     const prepared: PreparedTxPage = {
       seq: request.seq,
@@ -160,9 +148,6 @@ export class TxPagesAhead {
       prepared.hashes.push(hash('sha1', payload, 'base64'));
     }
     if (request.page < this.pagesPerWindow || received.length < query.limit) return { prepared };
-    const last = received.at(-1)!.blockNumber;
-    if (last === request.windowStart) throw new Error(`block ${last} alone fills the result window`);
-    // Like feedsync: the next window starts at the last block read; its txs read so far are skipped.
-    return { prepared, slide: { windowStart: last, skip: new Set(received.filter((tx) => tx.blockNumber === last).map((tx) => tx.hash)) } };
+    return { prepared, slide: slideWindow(received, request.windowStart) };
   }
 }

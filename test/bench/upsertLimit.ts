@@ -1,8 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyRows, inTransaction } from './copyRows.js';
 import { walkTxPages, type TxQuery, type TxRecord } from './txPages.js';
 
 export type UpsertMethod = 'multiRow' | 'unnest' | 'unnestLines' | 'copy';
@@ -78,28 +76,16 @@ const unnestLines: Upsert = async (client, table, runId, records) => {
   );
 };
 
-/** COPY text format: backslash, tab, newline and carriage return escaped. */
-export function copyField(value: string): string {
-  return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
-}
-
 const copy: Upsert = async (client, table, runId, records) => {
   const { keys, payloads, hashes } = serialise(records);
-  let text = '';
-  for (let index = 0; index < keys.length; index++) text += `${copyField(keys[index]!)}\t${copyField(payloads[index]!)}\t${copyField(hashes[index]!)}\n`;
-  await client.query('begin');
-  try {
-    await pipeline(Readable.from([Buffer.from(text)]), client.query(copyFrom('copy bench_upsert_staging (key, payload, hash) from stdin')));
+  await inTransaction(client, async () => {
+    await copyRows(client, 'bench_upsert_staging (key, payload, hash)', [keys, payloads, hashes]);
     await client.query(
       `insert into ${table} as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
        select $1, $2, s.key, s.payload::jsonb, s.hash, $3::uuid, $3::uuid from bench_upsert_staging s ${CONFLICT}`,
       [SOURCE, KIND, runId],
     );
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
-  }
+  });
 };
 
 const METHODS: Record<UpsertMethod, Upsert> = { multiRow, unnest, unnestLines, copy };

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/localstack/freePort.js';
 import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
-import { waitFor } from '../support/waitFor.js';
+import { untilReady } from '../support/untilReady.js';
 import { REPO_ROOT, stopChild } from './simulatorProcess.js';
 
 export interface WorkerMemory {
@@ -39,16 +39,8 @@ export function procStatusMB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match[1]) / 1024;
 }
 
-/** How long a worker has to answer /readyz once started. */
-const READY_TIMEOUT_MS = 30_000;
-
-/** Polls the worker's /readyz until it answers 200; fails if the worker exits or takes too long. */
-export function untilReady(child: ChildProcess, readyUrl: string): Promise<true> {
-  return waitFor(`the worker's ${readyUrl} to answer 200`, async () => {
-    if (child.exitCode !== null) throw new Error(`the worker exited (code ${child.exitCode}) before it was ready`);
-    return fetch(readyUrl).then((response) => response.status === 200, () => false);
-  }, READY_TIMEOUT_MS);
-}
+/** How long a bench worker has to answer /readyz once started. */
+export const READY_TIMEOUT_MS = 30_000;
 
 /**
  * Starts `feedsync worker` as it ships (the built CLI, dist/ rebuilt first if a source is newer) on `configTree` and a port of its own, and waits until its
@@ -69,7 +61,7 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
     env: { ...process.env, REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   });
   try {
-    await untilReady(child, `http://127.0.0.1:${port}/readyz`);
+    await untilReady(child, `http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS);
   } catch (error) {
     await stopChild(child);
     await rm(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '../../src/localstack/freePort.js';
 import { migrationStatus } from '../../src/storage/migrationStatus.js';
-import { waitFor } from '../support/feedsyncProcess.js';
+import { untilReady } from '../support/untilReady.js';
 import { scratchDir } from '../support/scratchDir.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { ensureBuilt } from './builtCli.js';
@@ -116,11 +116,7 @@ describe('the production package (dependencies without devDependencies)', () => 
       for (const stream of [worker.stdout, worker.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = once(worker, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
       try {
-        const ready = () => {
-          if (worker.exitCode !== null) throw new Error(`the worker exited (code ${worker.exitCode}) before it was ready`);
-          return fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.status === 200, () => false);
-        };
-        await waitFor('the worker\'s /readyz to answer 200', ready).catch((error: Error) => {
+        await untilReady(worker, `http://127.0.0.1:${port}/readyz`).catch((error: Error) => {
           throw new Error(`${error.message}; the worker printed:\n${output}`);
         });
         worker.kill('SIGTERM');
