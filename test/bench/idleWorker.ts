@@ -8,7 +8,7 @@ import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
 import type { Target } from './report.js';
 import { REPO_ROOT, stopChild, type SimulatorUrls } from './simulatorProcess.js';
 import { untilReady } from '../support/untilReady.js';
-import { procStatusMB, READY_TIMEOUT_MS } from './workerChild.js';
+import { procStatusMB, READY_TIMEOUT_MS, shippedEnv } from './workerChild.js';
 
 export interface IdleWorker {
   /** VmRSS of the worker once it idled after start, before any run, in MB. */
@@ -44,7 +44,7 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
   const port = await freePort();
   const { sim } = options;
   const env = {
-    ...process.env,
+    ...shippedEnv(),
     REDIS_URL: options.redisUrl,
     DATABASE_URL: options.databaseUrl,
     MUSIC_BASE_URL: sim.musicBaseUrl,

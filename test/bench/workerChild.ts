@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/localstack/freePort.js';
 import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
+import { imageEnv } from '../deploy/dockerfile.js';
 import { untilReady } from '../support/untilReady.js';
 import { REPO_ROOT, stopChild } from './simulatorProcess.js';
 
@@ -39,6 +40,14 @@ export function procStatusMB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match[1]) / 1024;
 }
 
+/**
+ * The environment a bench worker runs in: the image's (as its Dockerfile sets it: runtime tuning
+ * such as MALLOC_ARENA_MAX counts in what the bench measures), listening on loopback only.
+ */
+export function shippedEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, ...imageEnv(), FEEDSYNC_HTTP_HOST: '127.0.0.1' };
+}
+
 /** How long a bench worker has to answer /readyz once started. */
 export const READY_TIMEOUT_MS = 30_000;
 
@@ -58,7 +67,7 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
     cwd: REPO_ROOT,
     // Its logs (stdout) go to the bench's stderr, apart from the report.
     stdio: ['ignore', process.stderr, 'inherit'],
-    env: { ...process.env, REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    env: { ...shippedEnv(), REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   });
   try {
     await untilReady(child, `http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS);

@@ -1,0 +1,109 @@
+import { Session } from 'node:inspector/promises';
+import { getHeapSpaceStatistics } from 'node:v8';
+import type { Logger } from '../observability/logger.js';
+
+/** The young generation as V8 reports it: its reserved size and the bytes allocated in it so far. */
+export interface YoungGeneration {
+  capacityBytes: number;
+  usedBytes: number;
+}
+
+export interface IdleMemoryReleaseOptions {
+  logger: Logger;
+  /** How often the process is looked at; two looks in a row with little allocation between them make it idle (default 10 s). */
+  intervalMs?: number;
+  /** Reads the young generation (default: V8's new space). A seam for tests. */
+  readYoungGeneration?: () => YoungGeneration;
+  /** Runs a full, memory-reducing collection (default: V8's, through the in-process inspector). A seam for tests. */
+  collect?: () => Promise<void>;
+}
+
+/** The young generation's size when the process starts: V8 grows it under load and never below this. */
+const STARTING_CAPACITY_BYTES = 1024 * 1024;
+/** Allocation below this rate between two looks is idle: V8's own bound for a low allocation rate (a waiting worker allocates ~20 bytes/ms). */
+const IDLE_BYTES_PER_MS = 1000;
+const DEFAULT_INTERVAL_MS = 10_000;
+
+/**
+ * Gives a worker's grown young generation back once it is idle. Under a sync V8 grows new space
+ * to 32 MB and shrinks it only in a memory-reducing collection, which its memory reducer starts
+ * only after an old-generation collection: a worker whose runs never needed one kept ~30 MB it
+ * no longer used, between runs, for good. When new space has grown and the process has allocated
+ * almost nothing since the last look, this asks V8 for the collection a low-memory notification
+ * makes (tens of ms, only then).
+ */
+export class IdleMemoryRelease {
+  private timer: NodeJS.Timeout | undefined;
+  private lastUsedBytes: number | undefined;
+  private collecting = false;
+  /** Set once a collection failed: it would fail again. */
+  private unavailable = false;
+  private readonly readYoungGeneration: () => YoungGeneration;
+  private readonly collect: () => Promise<void>;
+  private readonly intervalMs: number;
+
+  constructor(private readonly options: IdleMemoryReleaseOptions) {
+    this.readYoungGeneration = options.readYoungGeneration ?? readNewSpace;
+    this.collect = options.collect ?? collectThroughInspector;
+    this.intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.look(), this.intervalMs);
+    // Never what keeps a process alive.
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One look: collects if new space has grown and the process was idle since the last look. Resolves true if it collected. */
+  async look(): Promise<boolean> {
+    if (this.collecting || this.unavailable) return false;
+    const { capacityBytes, usedBytes } = this.readYoungGeneration();
+    const before = this.lastUsedBytes;
+    this.lastUsedBytes = usedBytes;
+    // New space's use only grows between scavenges: a drop means one ran since, so the process allocated.
+    const idle = before !== undefined && usedBytes >= before && usedBytes - before < IDLE_BYTES_PER_MS * this.intervalMs;
+    if (!idle || capacityBytes <= STARTING_CAPACITY_BYTES) return false;
+    this.collecting = true;
+    try {
+      await this.collect();
+      const after = this.readYoungGeneration();
+      this.lastUsedBytes = after.usedBytes;
+      this.options.logger.debug({ newSpaceMB: toMB(capacityBytes), afterMB: toMB(after.capacityBytes) }, 'idle: gave the young generation back');
+      return true;
+    } catch (error) {
+      // A Node built without the inspector, say: memory stays as V8 leaves it, nothing else changes.
+      this.options.logger.warn({ err: { message: (error as Error).message } }, 'could not release idle memory; no further attempts');
+      this.unavailable = true;
+      this.stop();
+      return false;
+    } finally {
+      this.collecting = false;
+    }
+  }
+}
+
+function readNewSpace(): YoungGeneration {
+  const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  return { capacityBytes: space?.space_size ?? 0, usedBytes: space?.space_used_size ?? 0 };
+}
+
+/** HeapProfiler.collectGarbage: a full collection that also shrinks new space. The session is in-process; no port is opened. */
+async function collectThroughInspector(): Promise<void> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('HeapProfiler.collectGarbage');
+  } finally {
+    session.disconnect();
+  }
+}
+
+function toMB(bytes: number): number {
+  return Math.round((bytes / 1024 / 1024) * 10) / 10;
+}
