@@ -1,18 +1,21 @@
 import { Session } from 'node:inspector/promises';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import type { Logger } from '../observability/logger.js';
 
-/** The young generation as V8 reports it: its reserved size and the bytes allocated in it so far. */
+/** The young generation as V8 reports it: its reserved size and the bytes allocated in it since its last collection. */
 export interface YoungGeneration {
   capacityBytes: number;
   usedBytes: number;
+  /** Collections of any kind seen so far: one between two looks means the process allocated more than a look can tell. */
+  collections: number;
 }
 
 export interface IdleMemoryReleaseOptions {
   logger: Logger;
   /** How often the process is looked at; two looks in a row with little allocation between them make it idle (default 10 s). */
   intervalMs?: number;
-  /** Reads the young generation (default: V8's new space). A seam for tests. */
+  /** Reads the young generation (default: V8's new space, and the collections seen since start()). A seam for tests. */
   readYoungGeneration?: () => YoungGeneration;
   /** Runs a full, memory-reducing collection (default: V8's, through the in-process inspector). A seam for tests. */
   collect?: () => Promise<void>;
@@ -34,7 +37,11 @@ const DEFAULT_INTERVAL_MS = 10_000;
  */
 export class IdleMemoryRelease {
   private timer: NodeJS.Timeout | undefined;
-  private lastUsedBytes: number | undefined;
+  private last: YoungGeneration | undefined;
+  private collectionsSeen = 0;
+  private readonly collectionObserver = new PerformanceObserver((entries) => {
+    this.collectionsSeen += entries.getEntries().length;
+  });
   private collecting = false;
   /** Set once a collection failed: it would fail again. */
   private unavailable = false;
@@ -43,13 +50,14 @@ export class IdleMemoryRelease {
   private readonly intervalMs: number;
 
   constructor(private readonly options: IdleMemoryReleaseOptions) {
-    this.readYoungGeneration = options.readYoungGeneration ?? readNewSpace;
+    this.readYoungGeneration = options.readYoungGeneration ?? (() => ({ ...readNewSpace(), collections: this.collectionsSeen }));
     this.collect = options.collect ?? collectThroughInspector;
     this.intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   }
 
   start(): void {
     if (this.timer) return;
+    this.collectionObserver.observe({ entryTypes: ['gc'] });
     this.timer = setInterval(() => void this.look(), this.intervalMs);
     // Never what keeps a process alive.
     this.timer.unref();
@@ -58,23 +66,24 @@ export class IdleMemoryRelease {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.collectionObserver.disconnect();
   }
 
   /** One look: collects if new space has grown and the process was idle since the last look. Resolves true if it collected. */
   async look(): Promise<boolean> {
     if (this.collecting || this.unavailable) return false;
-    const { capacityBytes, usedBytes } = this.readYoungGeneration();
-    const before = this.lastUsedBytes;
-    this.lastUsedBytes = usedBytes;
-    // New space's use only grows between scavenges: a drop means one ran since, so the process allocated.
-    const idle = before !== undefined && usedBytes >= before && usedBytes - before < IDLE_BYTES_PER_MS * this.intervalMs;
-    if (!idle || capacityBytes <= STARTING_CAPACITY_BYTES) return false;
+    const now = this.readYoungGeneration();
+    const before = this.last;
+    this.last = now;
+    // A collection in between hides how much was allocated (new space's use restarts), so it is never idle.
+    const idle = before !== undefined && now.collections === before.collections && now.usedBytes - before.usedBytes < IDLE_BYTES_PER_MS * this.intervalMs;
+    if (!idle || now.capacityBytes <= STARTING_CAPACITY_BYTES) return false;
     this.collecting = true;
     try {
       await this.collect();
-      const after = this.readYoungGeneration();
-      this.lastUsedBytes = after.usedBytes;
-      this.options.logger.debug({ newSpaceMB: toMB(capacityBytes), afterMB: toMB(after.capacityBytes) }, 'idle: gave the young generation back');
+      // Its own collection is reported later: the next look only starts a new comparison.
+      this.last = undefined;
+      this.options.logger.debug({ newSpaceMB: toMB(now.capacityBytes), afterMB: toMB(readNewSpace().capacityBytes) }, 'idle: gave the young generation back');
       return true;
     } catch (error) {
       // A Node built without the inspector, say: memory stays as V8 leaves it, nothing else changes.
@@ -88,7 +97,7 @@ export class IdleMemoryRelease {
   }
 }
 
-function readNewSpace(): YoungGeneration {
+function readNewSpace(): Omit<YoungGeneration, 'collections'> {
   const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
   return { capacityBytes: space?.space_size ?? 0, usedBytes: space?.space_used_size ?? 0 };
 }
