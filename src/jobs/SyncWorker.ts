@@ -63,6 +63,7 @@ export class SyncWorker {
   private readonly handToRunningDrain: () => boolean;
   /** Closes runs whose job BullMQ failed for good without the run recording it. */
   readonly abandoned: AbandonedRuns;
+  private jobsInProgress = 0;
 
   constructor(
     private readonly runtime: SyncWorkerRuntime,
@@ -74,7 +75,7 @@ export class SyncWorker {
     // A tick ended with a run of this process: its notice, if any, is committed and due.
     runtime.store.tickEnds.add(() => void this.requestDrain());
     const { worker: settings } = runtime.config;
-    this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
+    this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.counted(() => this.process(job, token)), {
       connection,
       // Kept with each job it takes (processedBy): which process holds a run.
       name: `${hostname()}:${process.pid}`,
@@ -98,6 +99,11 @@ export class SyncWorker {
       const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || stalledTooOften(error);
       if (final) void this.abandoned.close(job.data.runKey, (run) => abandonedOutcome(run, job, error, settings.maxCrashes));
     });
+  }
+
+  /** Whether a job is being processed here now. */
+  get busy(): boolean {
+    return this.jobsInProgress > 0;
   }
 
   /** Starts taking jobs; resolves when the worker has stopped. */
@@ -131,6 +137,15 @@ export class SyncWorker {
     await queueOutboxDrain(this.queues).catch((error: unknown) => {
       this.runtime.logger.warn({ err: { message: (error as Error).message } }, 'could not queue notice delivery; the outbox sweep delivers it');
     });
+  }
+
+  private async counted<T>(work: () => Promise<T>): Promise<T> {
+    this.jobsInProgress += 1;
+    try {
+      return await work();
+    } finally {
+      this.jobsInProgress -= 1;
+    }
   }
 
   private async process(job: Job<SyncJobData, SyncJobResult>, token: string | undefined): Promise<SyncJobResult> {

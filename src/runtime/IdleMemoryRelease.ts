@@ -1,4 +1,3 @@
-import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import type { Logger } from '../observability/logger.js';
@@ -13,6 +12,8 @@ export interface YoungGeneration {
 
 export interface IdleMemoryReleaseOptions {
   logger: Logger;
+  /** Whether work is in progress (a run): a busy process is never idle, however little it allocated between two looks. */
+  isBusy: () => boolean;
   /** How often the process is looked at; two looks in a row with little allocation between them make it idle (default 10 s). */
   intervalMs?: number;
   /** Reads the young generation (default: V8's new space, and the collections seen since start()). A seam for tests. */
@@ -21,7 +22,7 @@ export interface IdleMemoryReleaseOptions {
   collect?: () => Promise<void>;
 }
 
-/** The young generation's size when the process starts: V8 grows it under load and never below this. */
+/** The young generation's size when the process starts: V8 grows it under load. */
 const STARTING_CAPACITY_BYTES = 1024 * 1024;
 /** Allocation below this rate between two looks is idle: V8's own bound for a low allocation rate (a waiting worker allocates ~20 bytes/ms). */
 const IDLE_BYTES_PER_MS = 1000;
@@ -31,19 +32,21 @@ const DEFAULT_INTERVAL_MS = 10_000;
  * Gives a worker's grown young generation back once it is idle. Under a sync V8 grows new space
  * to 32 MB and shrinks it only in a memory-reducing collection, which its memory reducer starts
  * only after an old-generation collection: a worker whose runs never needed one kept ~30 MB it
- * no longer used, between runs, for good. When new space has grown and the process has allocated
- * almost nothing since the last look, this asks V8 for the collection a low-memory notification
- * makes (tens of ms, only then).
+ * no longer used, between runs, for good. When new space has grown, no run is in progress, and
+ * between two looks V8 collected nothing and the process allocated almost nothing, this asks V8
+ * for the collection a low-memory notification makes (tens of ms, only then).
  */
 export class IdleMemoryRelease {
   private timer: NodeJS.Timeout | undefined;
   private last: YoungGeneration | undefined;
+  /** New space's size after the last release (at first, its size at start): only growth past it is given back, so a collection that cannot shrink it is not repeated. */
+  private releasedCapacityBytes = STARTING_CAPACITY_BYTES;
   private collectionsSeen = 0;
   private readonly collectionObserver = new PerformanceObserver((entries) => {
     this.collectionsSeen += entries.getEntries().length;
   });
   private collecting = false;
-  /** Set once a collection failed: it would fail again. */
+  /** Set once a collection failed: it would fail again, so none is tried. */
   private unavailable = false;
   private readonly readYoungGeneration: () => YoungGeneration;
   private readonly collect: () => Promise<void>;
@@ -66,7 +69,9 @@ export class IdleMemoryRelease {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    // Collections not yet reported are dropped with the observer: a reading from before is no base.
     this.collectionObserver.disconnect();
+    this.last = undefined;
   }
 
   /** One look: collects if new space has grown and the process was idle since the last look. Resolves true if it collected. */
@@ -75,21 +80,24 @@ export class IdleMemoryRelease {
     const now = this.readYoungGeneration();
     const before = this.last;
     this.last = now;
-    // A collection in between hides how much was allocated (new space's use restarts), so it is never idle.
-    const idle = before !== undefined && now.collections === before.collections && now.usedBytes - before.usedBytes < IDLE_BYTES_PER_MS * this.intervalMs;
-    if (!idle || now.capacityBytes <= STARTING_CAPACITY_BYTES) return false;
+    // V8 may shrink new space itself (its memory reducer): growth past that size is new again.
+    this.releasedCapacityBytes = Math.min(this.releasedCapacityBytes, now.capacityBytes);
+    if (before === undefined || this.options.isBusy() || now.capacityBytes <= this.releasedCapacityBytes) return false;
+    // A collection in between (or one not reported yet, which left new space's use lower) hides how much was allocated.
+    const grown = now.usedBytes - before.usedBytes;
+    if (now.collections !== before.collections || grown < 0 || grown >= IDLE_BYTES_PER_MS * this.intervalMs) return false;
     this.collecting = true;
     try {
       await this.collect();
       // Its own collection is reported later: the next look only starts a new comparison.
       this.last = undefined;
-      this.options.logger.debug({ newSpaceMB: toMB(now.capacityBytes), afterMB: toMB(readNewSpace().capacityBytes) }, 'idle: gave the young generation back');
+      this.releasedCapacityBytes = this.readYoungGeneration().capacityBytes;
+      this.options.logger.debug({ newSpaceMB: toMB(now.capacityBytes), afterMB: toMB(this.releasedCapacityBytes) }, 'idle: gave the young generation back');
       return true;
     } catch (error) {
       // A Node built without the inspector, say: memory stays as V8 leaves it, nothing else changes.
       this.options.logger.warn({ err: { message: (error as Error).message } }, 'could not release idle memory; no further attempts');
       this.unavailable = true;
-      this.stop();
       return false;
     } finally {
       this.collecting = false;
@@ -104,6 +112,8 @@ function readNewSpace(): Omit<YoungGeneration, 'collections'> {
 
 /** HeapProfiler.collectGarbage: a full collection that also shrinks new space. The session is in-process; no port is opened. */
 async function collectThroughInspector(): Promise<void> {
+  // Loaded here: on a Node built without the inspector, loading it throws, and that must fail only this.
+  const { Session } = await import('node:inspector/promises');
   const session = new Session();
   session.connect();
   try {

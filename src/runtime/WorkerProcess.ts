@@ -51,7 +51,7 @@ export class WorkerProcess {
     readonly ops: OpsServer | undefined,
     readonly reconciler: RunReconciler | undefined,
   ) {
-    this.idleMemory = new IdleMemoryRelease({ logger: runtime.logger });
+    this.idleMemory = new IdleMemoryRelease({ logger: runtime.logger, isBusy: () => syncWorker?.busy ?? false });
   }
 
   static async open(options: WorkerProcessOptions): Promise<WorkerProcess> {
