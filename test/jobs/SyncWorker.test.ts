@@ -163,6 +163,9 @@ describe('SyncWorker', () => {
     const query = process.runtime.config.jobs[0]!;
     await openRunStore(database.db).claims.claim({ runKey: run!.runKey, job: 'artists', source: 'music', queryIndex: 0, queryKey: queryOf(config, query.name).queryKey, query: { q: 'a', params: {} } });
     await waitFor('the run to succeed', async () => (await runRow(run!.runId))?.status === 'succeeded', 20_000);
+    // The run's row is final before BullMQ moves its job on: wait for the job to finish, either way.
+    const finished = async () => ['completed', 'failed'].includes(await (await process.queues.sync.getJob(run!.runKey))!.getState());
+    await waitFor('the job to finish', finished);
     const job = await process.queues.sync.getJob(run!.runKey);
     expect(await job?.getState()).toBe('completed');
     expect(job?.attemptsMade).toBe(1);
