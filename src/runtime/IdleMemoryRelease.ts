@@ -92,7 +92,7 @@ export class IdleMemoryRelease {
       // Its own collection is reported later: the next look only starts a new comparison.
       this.last = undefined;
       this.releasedCapacityBytes = this.readYoungGeneration().capacityBytes;
-      this.options.logger.debug({ newSpaceMB: toMB(now.capacityBytes), afterMB: toMB(this.releasedCapacityBytes) }, 'idle: gave the young generation back');
+      this.options.logger.debug({ newSpaceBytes: now.capacityBytes, afterBytes: this.releasedCapacityBytes }, 'idle: gave the young generation back');
       return true;
     } catch (error) {
       // A Node built without the inspector, say: memory stays as V8 leaves it, nothing else changes.
@@ -121,8 +121,4 @@ async function collectThroughInspector(): Promise<void> {
   } finally {
     session.disconnect();
   }
-}
-
-function toMB(bytes: number): number {
-  return Math.round((bytes / 1024 / 1024) * 10) / 10;
 }
