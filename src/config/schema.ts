@@ -53,6 +53,13 @@ export const pagingSchema = z.strictObject({
   /** For `next_url` style: where the next page's URL (absolute, or relative to the endpoint) sits in `data`. */
   nextUrlPath: dotPath.optional(),
   maxPages: count(1).default(10_000),
+  /**
+   * Page and offset styles: ask for the next page as soon as this one is asked for, guessing this
+   * one is full and not the last, rather than once it is read. A wrong guess is dropped unused:
+   * at most one request a run (past its last page) when it has three pages or more. false: each
+   * request waits for the page before it.
+   */
+  guessNextPage: z.boolean().default(true),
   window: windowSchema.optional(),
   /** Where the result total sits in `data` (for progress): a dot path, or a list tried in order. */
   totalPath: z

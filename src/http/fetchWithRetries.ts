@@ -10,7 +10,7 @@ export interface RetryHooks {
   onRetry?(error: UpstreamError, retry: number, delayMs: number): void;
   /** Called with the time spent waiting for the rate limit. */
   onRateLimitWait?(waitedMs: number): void;
-  /** Aborts waiting between attempts (e.g. on shutdown). */
+  /** Aborts waiting between attempts (e.g. on shutdown), and an attempt whose rate-limit slot came after it. */
   signal?: AbortSignal;
   random?: () => number;
 }
@@ -32,6 +32,8 @@ export async function fetchWithRetries(
     if (permit.waitedMs > 0) hooks.onRateLimitWait?.(permit.waitedMs);
     let failure: unknown;
     try {
+      // A request no longer wanted by the time its slot came (a dropped guess, a run that ended) is not sent.
+      hooks.signal?.throwIfAborted();
       return await client.fetchPage(request.params, request.nextUrl);
     } catch (error) {
       failure = error;

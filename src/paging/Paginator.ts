@@ -56,6 +56,14 @@ export interface Paginator {
   isOverlap(position: PagePosition, key: string): boolean;
   /** The position after `page`, read at `position`, or why paging ends there. */
   advance(position: PagePosition, page: PageSummary): Advance;
+  /**
+   * Where the page after the one at `position` is if that page turns out full and not the last,
+   * when that is known before it is read (page and offset styles; not a cursor or a next-page
+   * URL, nor where a result window slides); undefined otherwise. Lets the next request leave
+   * while this page is still on its way: the guess is used only if it asks for what `advance`
+   * then leads to.
+   */
+  guessNext?(position: PagePosition): PagePosition | undefined;
 }
 
 /** A window that cannot slide because one value of its field fills it (e.g. >10,000 txs in one block). */

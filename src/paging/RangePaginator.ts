@@ -16,6 +16,12 @@ export abstract class RangePaginator extends LimitPaginator {
     return { ...position, page: this.config.firstPage, offset: 0 };
   }
 
+  /** A full page moves the page number by one and the offset by `limit`; none past `maxPages`. */
+  guessNext(position: PagePosition): PagePosition | undefined {
+    if (position.pagesFetched + 1 >= this.config.maxPages) return undefined;
+    return { ...position, page: position.page + 1, offset: position.offset + this.config.limit };
+  }
+
   protected next(counted: PagePosition, page: PageSummary): Advance {
     return { done: false, position: { ...counted, page: counted.page + 1, offset: counted.offset + page.items.length } };
   }

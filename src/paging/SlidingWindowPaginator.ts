@@ -39,6 +39,12 @@ export class SlidingWindowPaginator implements Paginator {
     return { done: false, position: this.paginator.reach(next) > this.window.maxResults ? this.slide(next) : next };
   }
 
+  /** The inner style's guess while the window has room for it; where the window slides, the next window's start is the page's last value. */
+  guessNext(position: PagePosition): PagePosition | undefined {
+    const next = this.paginator.guessNext(position);
+    return next && this.paginator.reach(next) <= this.window.maxResults ? next : undefined;
+  }
+
   private slide(next: PagePosition): PagePosition {
     if (next.boundaryValue === undefined) throw new WindowStuckError('the result window is full but its records carry no window field');
     if (next.boundaryValue === next.windowStart) {

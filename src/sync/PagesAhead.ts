@@ -1,4 +1,5 @@
 import type { Advance, PagePosition } from '../paging/Paginator.js';
+import type { FetchedPage } from '../http/SourceClient.js';
 import type { SerialisedRecords } from '../storage/serialiseRecords.js';
 import type { PageEnvelope } from '../storage/PageWrites.js';
 import type { PageOrder } from './incrementalOrder.js';
@@ -22,31 +23,54 @@ export interface PreparedPage {
   order: PageOrder | null;
 }
 
-/** Fetches the page at a position and prepares it; `page` is its 1-based number in the run. */
-export type FetchPreparedPage = (at: PagePosition, page: number) => Promise<PreparedPage>;
+/** Where a run's pages come from: each fetched at its position, then prepared. */
+export interface PageSource {
+  /** Fetches the page at `at` (`page`: its number in the run); `dropped` also aborts its waits between retries. */
+  fetch(at: PagePosition, page: number, dropped?: AbortSignal): Promise<FetchedPage>;
+  /** The page fetched at `at`, ready to store. */
+  prepare(at: PagePosition, page: number, fetched: FetchedPage): PreparedPage;
+  /** Where the page after the one at `at` is if that one is full and not the last (see Paginator.guessNext); undefined: not known before it is read. */
+  guessNext(at: PagePosition): PagePosition | undefined;
+  /** Whether the pages at `a` and `b` are asked for by the same request. */
+  sameRequest(a: PagePosition, b: PagePosition): boolean;
+}
 
 /** Pages on their way behind the one being stored: enough that Postgres never waits for one. */
 export const PAGES_AHEAD_DEPTH = 2;
 
+/** A request sent on a guess of where the next page is, before the page before it was read. */
+interface GuessedPage {
+  page: number;
+  at: PagePosition;
+  fetched: Promise<FetchedPage>;
+  drop: AbortController;
+}
+
 /**
  * The pages of a run, in order, each fetched and prepared ahead of need: while one page is stored,
- * the next `depth` are downloading or being prepared. A page's request leaves as soon as the page
- * before it is prepared, since only then is its position known; nothing is requested after the
+ * the next `depth` are downloading or being prepared. A page's position is known once the page
+ * before it is read; where the source can guess it before (page and offset paging), its request
+ * leaves with the one before it, and is used only if the guess was right. Guessing starts once
+ * two full pages were read, so a one- or two-page run makes no request it does not use, and a
+ * longer one at most one, past its last page. Nothing is requested on a known position after the
  * last page.
  */
 export class PagesAhead {
   private readonly ahead: Promise<PreparedPage | undefined>[] = [];
   private last: Promise<PreparedPage | undefined> | undefined;
   private lastPage: number;
+  private readonly firstGuessed: number;
+  private guess: GuessedPage | undefined;
   private stopped = false;
 
   constructor(
-    private readonly fetchPage: FetchPreparedPage,
+    private readonly source: PageSource,
     private readonly start: PagePosition,
     pagesBefore: number,
     private readonly depth = PAGES_AHEAD_DEPTH,
   ) {
     this.lastPage = pagesBefore;
+    this.firstGuessed = pagesBefore + 4;
   }
 
   /** The next page; with `depth` more on their way behind it. */
@@ -57,9 +81,10 @@ export class PagesAhead {
     return prepared;
   }
 
-  /** No page not yet requested will be: the run has ended. */
+  /** No page not yet requested will be, and a guessed request is dropped: the run has ended. */
   stop(): void {
     this.stopped = true;
+    this.dropGuess();
   }
 
   private fill(size: number): void {
@@ -67,11 +92,42 @@ export class PagesAhead {
       const page = ++this.lastPage;
       const before = this.last;
       this.last = before
-        ? before.then((previous) => (previous && !previous.advance.done && !this.stopped ? this.fetchPage(previous.advance.position, page) : undefined))
-        : this.fetchPage(this.start, page);
+        ? before.then((previous) => (previous && !previous.advance.done && !this.stopped ? this.fetchAndPrepare(previous.advance.position, page) : this.dropGuess()))
+        : this.fetchAndPrepare(this.start, page);
       // Awaited in turn by next(); a failure of a page never asked for is dropped with it.
       this.last.catch(() => undefined);
       this.ahead.push(this.last);
     }
+  }
+
+  private async fetchAndPrepare(at: PagePosition, page: number): Promise<PreparedPage> {
+    const fetched = this.guessed(at, page) ?? this.source.fetch(at, page);
+    if (page + 1 >= this.firstGuessed && !this.stopped) this.guessAfter(at, page);
+    return this.source.prepare(at, page, await fetched);
+  }
+
+  /** The guessed request of `page`, if it asked for the page at `at`; a wrong guess is dropped. */
+  private guessed(at: PagePosition, page: number): Promise<FetchedPage> | undefined {
+    const guess = this.guess;
+    this.guess = undefined;
+    if (guess?.page === page && this.source.sameRequest(guess.at, at)) return guess.fetched;
+    guess?.drop.abort();
+    return undefined;
+  }
+
+  private guessAfter(at: PagePosition, page: number): void {
+    const next = this.source.guessNext(at);
+    if (next === undefined) return;
+    const drop = new AbortController();
+    const fetched = this.source.fetch(next, page + 1, drop.signal);
+    // A dropped guess's failure is nobody's; a used one's is handed out in its turn.
+    fetched.catch(() => undefined);
+    this.guess = { page: page + 1, at: next, fetched, drop };
+  }
+
+  private dropGuess(): undefined {
+    this.guess?.drop.abort();
+    this.guess = undefined;
+    return undefined;
   }
 }

@@ -1,15 +1,15 @@
 import type { ResolvedQuery } from '../config/resolveQuery.js';
 import { fetchWithRetries } from '../http/fetchWithRetries.js';
 import type { RequestGate } from '../http/RequestGate.js';
-import type { SourceClient } from '../http/SourceClient.js';
+import type { FetchedPage, SourceClient } from '../http/SourceClient.js';
 import type { UpstreamError } from '../http/UpstreamError.js';
 import type { Logger } from '../observability/logger.js';
-import type { Paginator } from '../paging/Paginator.js';
+import type { PagePosition, Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import { withoutNulChars } from '../storage/nulChars.js';
 import { highestValue, pageOrder } from './incrementalOrder.js';
-import type { FetchPreparedPage } from './PagesAhead.js';
+import type { PageSource, PreparedPage } from './PagesAhead.js';
 import { pageRecords } from './pageRecords.js';
 import { pageDerivation } from './recordsDerivation.js';
 
@@ -37,38 +37,47 @@ export interface PreparePagesOptions {
  * serialise them (unless the page is likely proven stored unchanged). The parsed body is not kept,
  * but for a page whose records may yet be needed.
  */
-export function preparePages(options: PreparePagesOptions): FetchPreparedPage {
+export function preparePages(options: PreparePagesOptions): PageSource {
+  const { query, paginator, log, baseParams } = options;
+  const requestAt = (at: PagePosition) => paginator.request(baseParams, at);
+  return {
+    fetch: (at, page, dropped) =>
+      fetchWithRetries(options.client, requestAt(at), query.source.retry, options.gate, {
+        signal: dropped ? AbortSignal.any([options.signal, dropped]) : options.signal,
+        onRetry: (error, retry, delayMs) => {
+          log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
+          options.onRetry?.(error, retry, delayMs);
+        },
+        onRateLimitWait: options.onRateLimitWait,
+      }),
+    prepare: (at, page, fetched) => prepareFetched(options, at, page, fetched),
+    guessNext: query.paging.guessNextPage && paginator.guessNext ? (at) => paginator.guessNext!(at) : () => undefined,
+    sameRequest: (a, b) => JSON.stringify(requestAt(a)) === JSON.stringify(requestAt(b)),
+  };
+}
+
+function prepareFetched(options: PreparePagesOptions, at: PagePosition, page: number, fetched: FetchedPage): PreparedPage {
   const { query, paginator, log } = options;
-  return async (at, page) => {
-    const fetched = await fetchWithRetries(options.client, paginator.request(options.baseParams, at), query.source.retry, options.gate, {
-      signal: options.signal,
-      onRetry: (error, retry, delayMs) => {
-        log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
-        options.onRetry?.(error, retry, delayMs);
-      },
-      onRateLimitWait: options.onRateLimitWait,
-    });
-    const { url, link, raw, bytes, contentHash, latencyMs, envelope } = fetched;
-    const selected = selectRecords(envelope.data, query.records, query.subject, query.sourceName);
-    const advance = paginator.advance(at, { data: envelope.data, link, items: selected.items, keys: selected.keys, contentHash });
-    let { items, keys } = selected;
-    if (at.skipKeys?.length) {
-      const fresh = keys.map((key) => !paginator.isOverlap(at, key));
-      items = items.filter((_, index) => fresh[index]);
-      keys = keys.filter((_, index) => fresh[index]);
-    }
-    const derivation = pageDerivation(options.derivation, at.skipKeys);
-    const serialise = () => pageRecords(query, keys, items, selected.filtered, log.child({ page }));
-    const records = derivation !== null && options.expectsProven() ? serialise : serialise();
-    return {
-      // Text columns cannot hold U+0000 either.
-      envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs },
-      expectedTotal: readTotal(envelope.data, query.paging.totalPath),
-      advance,
-      records,
-      derivation,
-      highest: query.incremental ? highestValue(items, query.incremental.field) : null,
-      order: query.incremental ? pageOrder(items, query.incremental.field) : null,
-    };
+  const { url, link, raw, bytes, contentHash, latencyMs, envelope } = fetched;
+  const selected = selectRecords(envelope.data, query.records, query.subject, query.sourceName);
+  const advance = paginator.advance(at, { data: envelope.data, link, items: selected.items, keys: selected.keys, contentHash });
+  let { items, keys } = selected;
+  if (at.skipKeys?.length) {
+    const fresh = keys.map((key) => !paginator.isOverlap(at, key));
+    items = items.filter((_, index) => fresh[index]);
+    keys = keys.filter((_, index) => fresh[index]);
+  }
+  const derivation = pageDerivation(options.derivation, at.skipKeys);
+  const serialise = () => pageRecords(query, keys, items, selected.filtered, log.child({ page }));
+  const records = derivation !== null && options.expectsProven() ? serialise : serialise();
+  return {
+    // Text columns cannot hold U+0000 either.
+    envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs },
+    expectedTotal: readTotal(envelope.data, query.paging.totalPath),
+    advance,
+    records,
+    derivation,
+    highest: query.incremental ? highestValue(items, query.incremental.field) : null,
+    order: query.incremental ? pageOrder(items, query.incremental.field) : null,
   };
 }

@@ -9,6 +9,9 @@ export const FEEDSYNC_HTTP_CONNECTIONS = DEFAULT_SOURCE_CONNECTIONS;
 /** feedsync's pages on their way behind the one being stored. */
 export const FEEDSYNC_PAGES_AHEAD = PAGES_AHEAD_DEPTH;
 
+/** A page's request and the one before it, as feedsync's PagesAhead sends them within a window (its guessed next page). */
+const REQUESTS_IN_FLIGHT = 2;
+
 /** A page fetched, parsed and prepared as feedsync prepares one: records serialised and hashed, the body hashed. */
 export interface PreparedTxPage {
   /** 1-based position of the page in the walk. */
@@ -47,10 +50,10 @@ interface Fetched {
 /**
  * The pages of a txlist query, paged as feedsync pages it (see walkTxPages), fetched ahead of
  * the stores that take them: `lookAhead` pages behind each one taken, over `connections`
- * keep-alive connections. As in feedsync's PagesAhead, a page's request leaves once the page
- * before it is fetched and prepared (one request in flight), though within a result window its
- * position is known earlier; the next window starts from the last block of the window's last
- * page. Pages are handed out in order, to any number of takers; nothing past the first short page
+ * keep-alive connections. As in feedsync's PagesAhead, within a result window a page's request
+ * leaves with the one before it (whose position it follows from), once the page before that one is
+ * fetched and prepared: two requests in flight; the next window starts from the last block of the
+ * window's last page, so its first request waits for that page. Pages are handed out in order, to any number of takers; nothing past the first short page
  * is handed out.
  */
 export class TxPagesAhead {
@@ -61,8 +64,8 @@ export class TxPagesAhead {
   /** The next page to request; undefined while it waits on the current window's last page, or after the end. */
   private nextRequest: PageRequest | undefined;
   private ended = false;
-  /** The last request's page, fetched and prepared: the next request leaves after it. */
-  private lastFetched: Promise<unknown> = Promise.resolve();
+  /** The last requests' pages, fetched and prepared: a request leaves once the oldest of REQUESTS_IN_FLIGHT is. */
+  private readonly inFlight: Promise<unknown>[] = [];
   /** Takers are served one after another, so the end and the slides are seen in page order. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -110,9 +113,10 @@ export class TxPagesAhead {
   private fill(size: number): void {
     while (!this.ended && this.nextRequest && this.pending.length < size) {
       const request = this.nextRequest;
-      const fetched = this.lastFetched.then(() => this.fetch(request));
+      const before = this.inFlight.length >= REQUESTS_IN_FLIGHT ? this.inFlight.shift()! : Promise.resolve();
+      const fetched = before.then(() => this.fetch(request));
       // Awaited in turn by take(); a failure of a page never taken is dropped with it.
-      this.lastFetched = fetched.catch(() => undefined);
+      this.inFlight.push(fetched.catch(() => undefined));
       this.pending.push(fetched);
       this.nextRequest = request.page < this.pagesPerWindow ? { ...request, seq: request.seq + 1, page: request.page + 1 } : undefined;
     }

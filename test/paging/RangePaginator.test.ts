@@ -17,4 +17,18 @@ describe('RangePaginator (page and offset styles)', () => {
     const paginator = new OffsetPaginator(pagingConfig({ style: 'offset', firstPage: 1 }));
     expect(paginator.rewind({ page: 4, offset: 9, pagesFetched: 3 })).toEqual({ page: 1, offset: 0, pagesFetched: 3 });
   });
+
+  it('guesses the page after a full one: the next page number and the offset one limit on', () => {
+    const paginator = new OffsetPaginator(pagingConfig({ style: 'offset' }));
+    const guessed = paginator.guessNext({ page: 2, offset: 3, pagesFetched: 1 })!;
+    const read = paginator.advance({ page: 2, offset: 3, pagesFetched: 1 }, pageOf([4, 5, 6])).position;
+    expect(paginator.request({}, guessed)).toEqual(paginator.request({}, read));
+    expect(guessed).toMatchObject({ page: 3, offset: 6 });
+  });
+
+  it('guesses no page past maxPages', () => {
+    const paginator = new PageNumberPaginator(pagingConfig({ style: 'page', maxPages: 3 }));
+    expect(paginator.guessNext({ page: 2, offset: 3, pagesFetched: 1 })).toBeDefined();
+    expect(paginator.guessNext({ page: 3, offset: 6, pagesFetched: 2 })).toBeUndefined();
+  });
 });

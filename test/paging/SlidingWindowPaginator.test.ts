@@ -28,6 +28,17 @@ describe.each(styles)('a result window around $style paging', ({ style, firstPag
     expect(paginator.request({}, after(paginator, [1, 1, 2])).params).toEqual({ limit: '3', ...secondPage });
   });
 
+  it('guesses the next page within the window, keeping its lower bound', () => {
+    const paginator = windowed();
+    const slid = after(paginator, [1, 1, 2], [2, 3, 3]);
+    expect(paginator.request({}, paginator.guessNext!(slid)!).params).toEqual({ limit: '3', ...secondPage, startblock: '3' });
+  });
+
+  it('guesses no page where the window slides, whose lower bound only the page read can tell', () => {
+    const paginator = windowed();
+    expect(paginator.guessNext!(after(paginator, [1, 1, 2]))).toBeUndefined();
+  });
+
   it('slides the lower bound to the last value read, from the first page, once the next request would pass maxResults', () => {
     const paginator = windowed();
     expect(paginator.request({}, after(paginator, [1, 1, 2], [2, 3, 3])).params).toEqual({ limit: '3', ...firstPage, startblock: '3' });

@@ -41,8 +41,8 @@ const identity = (query: ResolvedQuery, runKey = `test/${randomUUID()}`): RunIde
   query: { q: query.q ?? null, params: query.params },
 });
 
-function sync(query: ResolvedQuery, options: Partial<SyncQueryOptions> & { runKey?: string } = {}) {
-  const client = new SourceClient(query.sourceName, query.source);
+function sync(query: ResolvedQuery, options: Partial<SyncQueryOptions> & { runKey?: string; onRequestEnded?: () => void } = {}) {
+  const client = new SourceClient(query.sourceName, query.source, { onRequestEnded: options.onRequestEnded });
   clients.push(client);
   const { logger } = capturingLogger();
   return syncQuery(query, identity(query, options.runKey), { store: openRunStore(database.db), client, gate: OPEN_GATE, logger, ...options });
@@ -85,6 +85,25 @@ describe('syncQuery', () => {
       expect(row.body).toBe(await again.text());
       expect(Buffer.byteLength(row.body)).toBe(row.bytes);
     }
+  });
+
+  it('asks for the next page of page paging on a guess: the same pages stored, at most one request past the last page', async () => {
+    const stored = async (guessNextPage: boolean) => {
+      let requests = 0;
+      const summary = await sync(queryOf(artistSearch('a', { guessNextPage }), 'artists'), { onRequestEnded: () => requests++ });
+      const { rows } = await database.pool.query<{ url: string; hash: string }>(`select request_url as url, content_hash as hash from envelopes where run_id = $1 order by page_seq`, [summary.runId]);
+      return { summary, requests, pages: rows };
+    };
+    const waiting = await stored(false);
+    const guessing = await stored(true);
+
+    expect(waiting.summary.pages).toBeGreaterThanOrEqual(3);
+    const read = ({ counts }: typeof waiting.summary) => counts.new + counts.updated + counts.unchanged;
+    expect(guessing.summary).toMatchObject({ status: 'succeeded', stopReason: 'short_page', pages: waiting.summary.pages });
+    expect(read(guessing.summary)).toBe(read(waiting.summary));
+    expect(guessing.pages).toEqual(waiting.pages);
+    expect(waiting.requests).toBe(waiting.summary.pages);
+    expect(guessing.requests).toBe(guessing.summary.pages + 1);
   });
 
   it('stops at an empty result after one page', async () => {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { retryPolicySchema } from '../../src/config/schema.js';
+import { fetchWithRetries } from '../../src/http/fetchWithRetries.js';
+import type { RequestGate } from '../../src/http/RequestGate.js';
+import type { FetchedPage, SourceClient } from '../../src/http/SourceClient.js';
+
+/** A client that counts the requests it is asked to send, each answered at once. */
+function countingClient() {
+  const sent: Readonly<Record<string, string>>[] = [];
+  const page: FetchedPage = { url: '/', link: undefined, raw: '{}', bytes: 2, contentHash: '', envelope: { status: 'success', data: {}, message: '' }, latencyMs: 1 };
+  const client = { fetchPage: (params: Readonly<Record<string, string>>) => (sent.push(params), Promise.resolve(page)) } as unknown as SourceClient;
+  return { client, sent };
+}
+
+/** A gate whose slot comes when the test says; counts the permits given back. */
+function heldGate() {
+  let open: () => void = () => undefined;
+  const gate = { released: 0 } as RequestGate & { released: number };
+  gate.acquire = () => new Promise((resolve) => (open = () => resolve({ waitedMs: 5, release: () => void gate.released++ })));
+  return { gate, open: () => open() };
+}
+
+describe('fetchWithRetries', () => {
+  it('sends no request whose signal was aborted while it waited for its rate-limit slot, and gives the slot back', async () => {
+    const { client, sent } = countingClient();
+    const { gate, open } = heldGate();
+    const dropped = new AbortController();
+
+    const fetched = fetchWithRetries(client, { params: { page: '4' } }, retryPolicySchema.parse({}), gate, { signal: dropped.signal });
+    dropped.abort();
+    open();
+
+    await expect(fetched).rejects.toMatchObject({ name: 'AbortError' });
+    expect(sent).toEqual([]);
+    expect(gate.released).toBe(1);
+  });
+
+  it('sends a request whose slot came before any abort', async () => {
+    const { client, sent } = countingClient();
+    const { gate, open } = heldGate();
+
+    const fetched = fetchWithRetries(client, { params: { page: '4' } }, retryPolicySchema.parse({}), gate, { signal: new AbortController().signal });
+    open();
+
+    await expect(fetched).resolves.toMatchObject({ raw: '{}' });
+    expect(sent).toEqual([{ page: '4' }]);
+  });
+});
