@@ -55,9 +55,9 @@ export const pagingSchema = z.strictObject({
   maxPages: count(1).default(10_000),
   /**
    * Page and offset styles: ask for the next page as soon as this one is asked for, guessing this
-   * one is full and not the last, rather than once it is read. A wrong guess is dropped unused:
-   * at most one request a run (past its last page) when it has three pages or more. false: each
-   * request waits for the page before it.
+   * one is full and not the last, rather than once it is read. A wrong guess is dropped unused,
+   * and ends guessing for the run: at most one request a run, in runs of three pages or more.
+   * false: each request waits for the page before it.
    */
   guessNextPage: z.boolean().default(true),
   window: windowSchema.optional(),

@@ -28,6 +28,7 @@ export async function fetchWithRetries(
   hooks: RetryHooks = {},
 ): Promise<FetchedPage> {
   for (let attempt = 1; ; attempt++) {
+    hooks.signal?.throwIfAborted();
     const permit = await gate.acquire();
     if (permit.waitedMs > 0) hooks.onRateLimitWait?.(permit.waitedMs);
     let failure: unknown;

@@ -51,9 +51,9 @@ interface GuessedPage {
  * the next `depth` are downloading or being prepared. A page's position is known once the page
  * before it is read; where the source can guess it before (page and offset paging), its request
  * leaves with the one before it, and is used only if the guess was right. Guessing starts once
- * two full pages were read, so a one- or two-page run makes no request it does not use, and a
- * longer one at most one, past its last page. Nothing is requested on a known position after the
- * last page.
+ * two full pages were read and ends at the first wrong guess, so a one- or two-page run makes no
+ * request it does not use, and a longer one at most one: past its last page, or the wrong guess.
+ * Nothing is requested on a known position after the last page.
  */
 export class PagesAhead {
   private readonly ahead: Promise<PreparedPage | undefined>[] = [];
@@ -61,6 +61,8 @@ export class PagesAhead {
   private lastPage: number;
   private readonly firstGuessed: number;
   private guess: GuessedPage | undefined;
+  /** Set by the first wrong guess: an upstream whose pages do not follow as guessed (more items than asked for, say) is not guessed at again. */
+  private guessedWrong = false;
   private stopped = false;
 
   constructor(
@@ -102,7 +104,7 @@ export class PagesAhead {
 
   private async fetchAndPrepare(at: PagePosition, page: number): Promise<PreparedPage> {
     const fetched = this.guessed(at, page) ?? this.source.fetch(at, page);
-    if (page + 1 >= this.firstGuessed && !this.stopped) this.guessAfter(at, page);
+    if (page + 1 >= this.firstGuessed && !this.stopped && !this.guessedWrong) this.guessAfter(at, page);
     return this.source.prepare(at, page, await fetched);
   }
 
@@ -110,8 +112,10 @@ export class PagesAhead {
   private guessed(at: PagePosition, page: number): Promise<FetchedPage> | undefined {
     const guess = this.guess;
     this.guess = undefined;
-    if (guess?.page === page && this.source.sameRequest(guess.at, at)) return guess.fetched;
-    guess?.drop.abort();
+    if (!guess) return undefined;
+    if (guess.page === page && this.source.sameRequest(guess.at, at)) return guess.fetched;
+    guess.drop.abort();
+    this.guessedWrong = true;
     return undefined;
   }
 

@@ -43,6 +43,7 @@ export function preparePages(options: PreparePagesOptions): PageSource {
   return {
     fetch: (at, page, dropped) =>
       fetchWithRetries(options.client, requestAt(at), query.source.retry, options.gate, {
+        // Only guessed requests (from a run's fourth page) pay for a combined signal.
         signal: dropped ? AbortSignal.any([options.signal, dropped]) : options.signal,
         onRetry: (error, retry, delayMs) => {
           log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');

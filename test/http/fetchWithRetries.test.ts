@@ -21,7 +21,17 @@ function heldGate() {
 }
 
 describe('fetchWithRetries', () => {
-  it('sends no request whose signal was aborted while it waited for its rate-limit slot, and gives the slot back', async () => {
+  it('sends no request whose signal was aborted before it asked for a rate-limit slot, and asks for none', async () => {
+    const { client, sent } = countingClient();
+    let asked = 0;
+    const gate: RequestGate = { acquire: () => (asked++, Promise.resolve({ waitedMs: 0, release: () => undefined })) };
+
+    await expect(fetchWithRetries(client, { params: { page: '4' } }, retryPolicySchema.parse({}), gate, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(asked).toBe(0);
+    expect(sent).toEqual([]);
+  });
+
+  it('sends no request whose signal was aborted while it waited for its rate-limit slot, and releases its permit', async () => {
     const { client, sent } = countingClient();
     const { gate, open } = heldGate();
     const dropped = new AbortController();

@@ -136,7 +136,28 @@ describe('PagesAhead', () => {
 
     expect(urls).toEqual(['page 1', 'page 2', 'page 3', 'page 4', 'page 5', 'page 6']);
     expect(new Set(requested()).size).toBe(requested().length);
-    expect(requests.every((request) => !request.dropped?.aborted)).toBe(true);
+    // Pages 1-3 were asked for where the page before said; every later one on a guess, none dropped.
+    expect(requests.filter((request) => request.dropped === undefined).map((request) => request.page)).toEqual([1, 2, 3]);
+    expect(requests.filter((request) => request.dropped?.aborted)).toHaveLength(0);
+  });
+
+  it('hands out a used guess that failed as its page’s error, in its turn', async () => {
+    const { source } = pagesUpTo(10, { guesses: true });
+    const failing: PageSource = { ...source, fetch: (position, page, dropped) => (page === 4 && dropped ? Promise.reject(new Error('page 4 lost')) : source.fetch(position, page, dropped)) };
+    const pages = new PagesAhead(failing, at(1), 0);
+
+    for (let page = 1; page <= 3; page++) await pages.next();
+    await expect(pages.next()).rejects.toThrow('page 4 lost');
+  });
+
+  it('guesses no more in a run after a wrong guess', async () => {
+    const { source, requests } = pagesUpTo(10, { guesses: true, guess: (page) => page + 2 });
+    const pages = new PagesAhead(source, at(1), 0);
+
+    for (let page = 1; page <= 8; page++) await pages.next();
+    await settle();
+
+    expect(requests.filter((request) => request.dropped !== undefined)).toHaveLength(1);
   });
 
   it('drops a wrong guess and asks for the page where the page before it said', async () => {
