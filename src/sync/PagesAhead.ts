@@ -49,8 +49,9 @@ interface GuessedPage {
 /**
  * The pages of a run, in order, each fetched and prepared ahead of need: while one page is stored,
  * the next `depth` are downloading or being prepared. A page's position is known once the page
- * before it is read; where the source can guess it before (page and offset paging), its request
- * leaves with the one before it, and is used only if the guess was right. Guessing starts once
+ * before it is read; where the source can guess it before (page and offset paging) and it is
+ * among the pages kept ahead, its request leaves with the one before it, and is used only if the
+ * guess was right. Guessing starts once
  * two full pages were read and ends at the first wrong guess, so a one- or two-page run makes no
  * request it does not use, and a longer one at most one: past its last page, or the wrong guess.
  * Nothing is requested on a known position after the last page.
@@ -104,7 +105,9 @@ export class PagesAhead {
 
   private async fetchAndPrepare(at: PagePosition, page: number): Promise<PreparedPage> {
     const fetched = this.guessed(at, page) ?? this.source.fetch(at, page);
-    if (page + 1 >= this.firstGuessed && !this.stopped && !this.guessedWrong) this.guessAfter(at, page);
+    // Only a page already wanted is guessed at: while stores are the slower side, every wanted page
+    // is on its way anyway, and a guess would only add one more beyond, competing for the CPU.
+    if (page < this.lastPage && page + 1 >= this.firstGuessed && !this.stopped && !this.guessedWrong) this.guessAfter(at, page);
     return this.source.prepare(at, page, await fetched);
   }
 

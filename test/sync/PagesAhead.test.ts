@@ -121,9 +121,23 @@ describe('PagesAhead', () => {
     const first = pages.next();
     await answer(1);
     await first;
+    const second = pages.next();
     expect(requested()).toEqual([1, 2]);
     await answer(2);
+    await second;
     expect(requested()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('guesses at no page beyond the pages it keeps ahead: while stores are the slower side, it asks for no more', async () => {
+    const { source, requested, answer } = pagesUpTo(10, { guesses: true, held: true });
+    const pages = new PagesAhead(source, at(1), 0);
+
+    const first = pages.next();
+    await answer(1);
+    await first;
+    await answer(2);
+
+    expect(requested()).toEqual([1, 2, 3]);
   });
 
   it('uses a right guess as the page, without asking for it again', async () => {
@@ -190,6 +204,7 @@ describe('PagesAhead', () => {
     const first = pages.next();
     await answer(1);
     await first;
+    void pages.next();
     await answer(2);
     pages.stop();
 
