@@ -87,7 +87,9 @@ describe('syncQuery', () => {
     }
   });
 
-  it('asks for the next page of page paging on a guess: the same pages stored, at most one request past the last page', async () => {
+  it('asks for the next page of page paging on a guess while it waits on the upstream: the same pages stored, one request past the last page', async () => {
+    // Each answer slower than a page's store: the run waits on the upstream, where guesses are made.
+    simulator.setFaults('music', { latencyMs: 100 });
     const stored = async (guessNextPage: boolean) => {
       let requests = 0;
       const summary = await sync(queryOf(artistSearch('a', { guessNextPage }), 'artists'), { onRequestEnded: () => requests++ });
