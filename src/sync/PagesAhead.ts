@@ -51,10 +51,10 @@ interface GuessedPage {
  * the next `depth` are downloading or being prepared. A page's position is known once the page
  * before it is read; where the source can guess it before (page and offset paging) and it is
  * among the pages kept ahead, its request leaves with the one before it, and is used only if the
- * guess was right. Guessing starts once
- * two full pages were read and ends at the first wrong guess, so a one- or two-page run makes no
- * request it does not use, and a longer one at most one: past its last page, or the wrong guess.
- * Nothing is requested on a known position after the last page.
+ * guess was right. Guessing starts once two full pages were read and ends at the first wrong
+ * guess, so a one- or two-page run makes no request it does not use, and a longer one at most
+ * one: past its last page, or the wrong guess. Nothing is requested on a known position after
+ * the last page.
  */
 export class PagesAhead {
   private readonly ahead: Promise<PreparedPage | undefined>[] = [];

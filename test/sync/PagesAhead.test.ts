@@ -56,6 +56,16 @@ function pagesUpTo(last: number, options: { guesses?: boolean; held?: boolean; g
   return { source, requests, requested, answer };
 }
 
+/** A run of 10 guessable pages, each answered when the test says, its first page handed out. */
+async function pastFirstPage() {
+  const upstream = pagesUpTo(10, { guesses: true, held: true });
+  const pages = new PagesAhead(upstream.source, at(1), 0);
+  const first = pages.next();
+  await upstream.answer(1);
+  await first;
+  return { ...upstream, pages };
+}
+
 describe('PagesAhead', () => {
   it('keeps two pages on their way behind the one handed out, each asked for at the position the one before it ended', async () => {
     const { source, requested } = pagesUpTo(10);
@@ -115,12 +125,8 @@ describe('PagesAhead', () => {
   });
 
   it('once two full pages were read, asks for the next page on a guess while the page before it is still on its way', async () => {
-    const { source, requested, answer } = pagesUpTo(10, { guesses: true, held: true });
-    const pages = new PagesAhead(source, at(1), 0);
+    const { pages, requested, answer } = await pastFirstPage();
 
-    const first = pages.next();
-    await answer(1);
-    await first;
     const second = pages.next();
     expect(requested()).toEqual([1, 2]);
     await answer(2);
@@ -129,12 +135,8 @@ describe('PagesAhead', () => {
   });
 
   it('guesses at no page beyond the pages it keeps ahead: while stores are the slower side, it asks for no more', async () => {
-    const { source, requested, answer } = pagesUpTo(10, { guesses: true, held: true });
-    const pages = new PagesAhead(source, at(1), 0);
+    const { requested, answer } = await pastFirstPage();
 
-    const first = pages.next();
-    await answer(1);
-    await first;
     await answer(2);
 
     expect(requested()).toEqual([1, 2, 3]);
@@ -198,12 +200,8 @@ describe('PagesAhead', () => {
   });
 
   it('drops a guess still on its way when stopped', async () => {
-    const { source, requests, answer } = pagesUpTo(10, { guesses: true, held: true });
-    const pages = new PagesAhead(source, at(1), 0);
+    const { pages, requests, answer } = await pastFirstPage();
 
-    const first = pages.next();
-    await answer(1);
-    await first;
     void pages.next();
     await answer(2);
     pages.stop();
