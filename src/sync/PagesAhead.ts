@@ -50,11 +50,11 @@ interface GuessedPage {
  * The pages of a run, in order, each fetched and prepared ahead of need: while one page is stored,
  * the next `depth` are downloading or being prepared. A page's position is known once the page
  * before it is read; where the source can guess it before (page and offset paging) and it is
- * among the pages kept ahead, its request leaves with the one before it, and is used only if the
- * guess was right. Guessing starts once two full pages were read and ends at the first wrong
- * guess, so a one- or two-page run makes no request it does not use, and a longer one at most
- * one: past its last page, or the wrong guess. Nothing is requested on a known position after
- * the last page.
+ * among the pages kept ahead, its request leaves with the one before it (or once it is wanted, if
+ * that one is still on its way), and is used only if the guess was right. Guessing starts once
+ * two full pages were read and ends at the first wrong guess, so a one- or two-page run makes no
+ * request it does not use, and a longer one at most one: past its last page, or the wrong guess.
+ * Nothing is requested on a known position after the last page.
  */
 export class PagesAhead {
   private readonly ahead: Promise<PreparedPage | undefined>[] = [];
@@ -62,6 +62,8 @@ export class PagesAhead {
   private lastPage: number;
   private readonly firstGuessed: number;
   private guess: GuessedPage | undefined;
+  /** The last page asked for where the page before it said, until it is prepared: the page after it can still be guessed at. */
+  private onItsWay: { page: number; at: PagePosition } | undefined;
   /** Set by the first wrong guess: an upstream whose pages do not follow as guessed (more items than asked for, say) is not guessed at again. */
   private guessedWrong = false;
   private stopped = false;
@@ -100,6 +102,8 @@ export class PagesAhead {
       // Awaited in turn by next(); a failure of a page never asked for is dropped with it.
       this.last.catch(() => undefined);
       this.ahead.push(this.last);
+      // Wanted only now, while the page before it is on its way: a page that waits on the upstream.
+      if (this.onItsWay?.page === page - 1 && !this.guess && this.mayGuess(page - 1)) this.guessAfter(this.onItsWay.at, page - 1);
     }
   }
 
@@ -107,8 +111,16 @@ export class PagesAhead {
     const fetched = this.guessed(at, page) ?? this.source.fetch(at, page);
     // Only a page already wanted is guessed at: while stores are the slower side, every wanted page
     // is on its way anyway, and a guess would only add one more beyond, competing for the CPU.
-    if (page < this.lastPage && page + 1 >= this.firstGuessed && !this.stopped && !this.guessedWrong) this.guessAfter(at, page);
-    return this.source.prepare(at, page, await fetched);
+    // A page wanted later, while this one is still on its way, is guessed at then (see fill).
+    if (page < this.lastPage && this.mayGuess(page)) this.guessAfter(at, page);
+    else this.onItsWay = { page, at };
+    const answered = await fetched;
+    if (this.onItsWay?.page === page) this.onItsWay = undefined;
+    return this.source.prepare(at, page, answered);
+  }
+
+  private mayGuess(page: number): boolean {
+    return page + 1 >= this.firstGuessed && !this.stopped && !this.guessedWrong;
   }
 
   /** The guessed request of `page`, if it asked for the page at `at`; a wrong guess is dropped. */

@@ -142,6 +142,15 @@ describe('PagesAhead', () => {
     expect(requested()).toEqual([1, 2, 3]);
   });
 
+  it('asks on a guess for a page that becomes wanted while the page before it is still on its way: the run waits on the upstream', async () => {
+    const { pages, requested, answer } = await pastFirstPage();
+    await answer(2);
+
+    void pages.next();
+
+    expect(requested()).toEqual([1, 2, 3, 4]);
+  });
+
   it('uses a right guess as the page, without asking for it again', async () => {
     const { source, requests, requested } = pagesUpTo(10, { guesses: true });
     const pages = new PagesAhead(source, at(1), 0);
