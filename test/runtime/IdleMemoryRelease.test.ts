@@ -33,15 +33,24 @@ function readings(...young: YoungGeneration[]): () => YoungGeneration {
 
 const grownAndIdle: YoungGeneration = { capacityBytes: 32 * MB, usedBytes: 1000, collections: 5 };
 
-function release(options: Partial<IdleMemoryReleaseOptions> & Pick<IdleMemoryReleaseOptions, 'collect'>): IdleMemoryRelease {
-  return new IdleMemoryRelease({ logger: capturingLogger().logger, isBusy: () => false, intervalMs: 1000, ...options });
+/** Resident memory played back one per read; the last one repeats. */
+function residentMB(...mb: number[]): () => number {
+  let next = 0;
+  return () => mb[Math.min(next++, mb.length - 1)]! * MB;
 }
+
+/** Unless a test says otherwise, resident memory never grows, so only a collection is followed by a trim. */
+function release(options: Partial<IdleMemoryReleaseOptions> & Pick<IdleMemoryReleaseOptions, 'collect'>): IdleMemoryRelease {
+  return new IdleMemoryRelease({ logger: capturingLogger().logger, isBusy: () => false, intervalMs: 1000, readResidentBytes: () => 0, trim: () => Promise.resolve(), ...options });
+}
+
+const youngNeverGrown: YoungGeneration = { ...grownAndIdle, capacityBytes: MB };
 
 describe('IdleMemoryRelease', () => {
   it('gives V8 its grown young generation back once V8 collected nothing and the process allocated almost nothing between two looks', async () => {
     await growNewSpace();
     expect(newSpaceBytes()).toBeGreaterThan(8 * MB);
-    const idleMemory = new IdleMemoryRelease({ logger: capturingLogger().logger, isBusy: () => false, intervalMs: NEVER_MS });
+    const idleMemory = new IdleMemoryRelease({ logger: capturingLogger().logger, isBusy: () => false, intervalMs: NEVER_MS, trim: () => Promise.resolve() });
     idleMemory.start();
     try {
       await idleMemory.look();
@@ -101,7 +110,7 @@ describe('IdleMemoryRelease', () => {
 
   it('leaves a young generation that never grew alone, however idle', async () => {
     const collect = vi.fn(() => Promise.resolve());
-    const idleMemory = release({ readYoungGeneration: readings({ ...grownAndIdle, capacityBytes: MB }), collect });
+    const idleMemory = release({ readYoungGeneration: readings(youngNeverGrown), collect });
     await idleMemory.look();
     expect(await idleMemory.look()).toBe(false);
     expect(collect).not.toHaveBeenCalled();
@@ -130,14 +139,72 @@ describe('IdleMemoryRelease', () => {
     }
   });
 
-  it('warns once and tries no more after a collection fails', async () => {
+  it('warns once and collects no more after a collection fails, and still trims', async () => {
     const { logger, lines } = capturingLogger();
     const collect = vi.fn(() => Promise.reject(new Error('inspector unavailable')));
-    const idleMemory = release({ logger, readYoungGeneration: readings(grownAndIdle), collect });
+    const trim = vi.fn(() => Promise.resolve());
+    const idleMemory = release({ logger, readYoungGeneration: readings(grownAndIdle), readResidentBytes: residentMB(90, 90, 140), collect, trim });
+    await idleMemory.look();
+    expect(await idleMemory.look()).toBe(true);
+    expect(await idleMemory.look()).toBe(true);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(trim).toHaveBeenCalledTimes(2);
+    expect(lines.filter((line) => line.includes('could not release idle memory') && line.includes('inspector unavailable'))).toHaveLength(1);
+  });
+  it('trims freed native memory once idle, after resident memory grew by 4 MB since the last release, without a collection', async () => {
+    const collect = vi.fn(() => Promise.resolve());
+    const trim = vi.fn(() => Promise.resolve());
+    const idleMemory = release({ readYoungGeneration: readings(youngNeverGrown), readResidentBytes: residentMB(140, 90), collect, trim });
+    await idleMemory.look();
+    expect(await idleMemory.look()).toBe(true);
+    expect(trim).toHaveBeenCalledTimes(1);
+    expect(collect).not.toHaveBeenCalled();
+  });
+
+  it('trims again only once resident memory has grown by another 4 MB', async () => {
+    const trim = vi.fn(() => Promise.resolve());
+    // Read at each idle look, and once after each trim.
+    const idleMemory = release({ readYoungGeneration: readings(youngNeverGrown), readResidentBytes: residentMB(140, 90, 93, 93.9, 94, 90), collect: () => Promise.resolve(), trim });
+    await idleMemory.look();
+    const released = [];
+    for (let look = 0; look < 4; look++) released.push(await idleMemory.look());
+    expect(released).toEqual([true, false, false, true]);
+    expect(trim).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not trim while a run is in progress, or between looks with a collection in between', async () => {
+    const trim = vi.fn(() => Promise.resolve());
+    const busy = release({ isBusy: () => true, readYoungGeneration: readings(youngNeverGrown), readResidentBytes: residentMB(140), collect: () => Promise.resolve(), trim });
+    const active = release({ readYoungGeneration: readings(youngNeverGrown, { ...youngNeverGrown, collections: 6 }), readResidentBytes: residentMB(140), collect: () => Promise.resolve(), trim });
+    for (const idleMemory of [busy, active]) {
+      await idleMemory.look();
+      expect(await idleMemory.look()).toBe(false);
+    }
+    expect(trim).not.toHaveBeenCalled();
+  });
+
+  it('trims after each collection it makes, once the collection is done', async () => {
+    const calls: string[] = [];
+    const collect = vi.fn(() => Promise.resolve(void calls.push('collect')));
+    const trim = vi.fn(() => Promise.resolve(void calls.push('trim')));
+    const idleMemory = release({ readYoungGeneration: readings(grownAndIdle), collect, trim });
+    await idleMemory.look();
+    expect(await idleMemory.look()).toBe(true);
+    expect(calls).toEqual(['collect', 'trim']);
+  });
+
+  it('warns once and trims no more after a trim fails, and still collects', async () => {
+    const { logger, lines } = capturingLogger();
+    const collect = vi.fn(() => Promise.resolve());
+    const trim = vi.fn(() => Promise.reject(new Error('libc.so.6: cannot open shared object file')));
+    const young = readings(youngNeverGrown, youngNeverGrown, youngNeverGrown, grownAndIdle);
+    const idleMemory = release({ logger, readYoungGeneration: young, readResidentBytes: residentMB(140), collect, trim });
     await idleMemory.look();
     expect(await idleMemory.look()).toBe(false);
     expect(await idleMemory.look()).toBe(false);
+    expect(await idleMemory.look()).toBe(true);
+    expect(trim).toHaveBeenCalledTimes(1);
     expect(collect).toHaveBeenCalledTimes(1);
-    expect(lines.filter((line) => line.includes('could not release idle memory') && line.includes('inspector unavailable'))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes('could not trim freed native memory') && line.includes('libc.so.6'))).toHaveLength(1);
   });
 });
