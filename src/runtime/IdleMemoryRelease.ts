@@ -43,8 +43,8 @@ const TRIM_GROWTH_BYTES = 4 * 1024 * 1024;
  * wherever something still in use sits above them in its arenas (10–60 MB here). When no run is
  * in progress and, between two looks, V8 collected nothing and the process allocated almost
  * nothing, this asks V8 for the collection a low-memory notification makes if new space has grown
- * (tens of ms, only then), and glibc for its free pages (malloc_trim) after that collection or
- * once resident memory has grown by 4 MB since the last release (a few ms).
+ * (tens of ms, only then), and glibc for its free pages (malloc_trim) after that collection and
+ * at the next idle look, or once resident memory has grown by 4 MB since the last release (a few ms).
  */
 export class IdleMemoryRelease {
   private timer: NodeJS.Timeout | undefined;
@@ -57,6 +57,8 @@ export class IdleMemoryRelease {
   });
   /** Resident memory after the last release (at first none: the start's own garbage is given back at the first idle look). */
   private releasedResidentBytes = 0;
+  /** Set by a collection: the next idle look trims, whatever resident memory did. */
+  private trimDue = false;
   private releasing = false;
   /** Set once a collection, or a trim, failed: it would fail again, so none is tried. */
   private collectUnavailable = false;
@@ -102,7 +104,8 @@ export class IdleMemoryRelease {
     if (before === undefined || this.options.isBusy() || !this.idleBetween(before, now)) return false;
     const collect = !this.collectUnavailable && now.capacityBytes > this.releasedCapacityBytes;
     const residentBytes = this.readResidentBytes();
-    const trim = !this.trimUnavailable && (collect || residentBytes >= this.releasedResidentBytes + TRIM_GROWTH_BYTES);
+    this.releasedResidentBytes = Math.min(this.releasedResidentBytes, residentBytes);
+    const trim = !this.trimUnavailable && (collect || this.trimDue || residentBytes >= this.releasedResidentBytes + TRIM_GROWTH_BYTES);
     if (!collect && !trim) return false;
     this.releasing = true;
     try {
@@ -112,15 +115,18 @@ export class IdleMemoryRelease {
         collected = await this.attempt(this.collect, 'release idle memory');
         this.collectUnavailable = !collected;
       }
-      // After the collection: the buffers it freed are among what the trim gives back.
-      if (trim) {
+      // After the collection: the buffers it freed are among what the trim gives back (unless a run began meanwhile).
+      if (trim && !this.options.isBusy()) {
         trimmed = await this.attempt(this.trim, 'trim freed native memory');
         this.trimUnavailable = !trimmed;
+        this.trimDue = false;
       }
       if (collected) {
         // Its own collection is reported later: the next look only starts a new comparison.
         this.last = undefined;
         this.releasedCapacityBytes = this.readYoungGeneration().capacityBytes;
+        // V8 may free some of what it collected on a helper thread after this trim: the next idle look trims again.
+        this.trimDue = true;
       }
       if (!collected && !trimmed) return false;
       this.releasedResidentBytes = this.readResidentBytes();

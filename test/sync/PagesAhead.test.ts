@@ -143,12 +143,30 @@ describe('PagesAhead', () => {
   });
 
   it('asks on a guess for a page that becomes wanted while the page before it is still on its way: the run waits on the upstream', async () => {
-    const { pages, requested, answer } = await pastFirstPage();
+    const { pages, requests, requested, answer } = await pastFirstPage();
     await answer(2);
 
     void pages.next();
 
     expect(requested()).toEqual([1, 2, 3, 4]);
+    expect(requests[3]!.dropped).toBeDefined();
+    await answer(3);
+    await answer(4);
+    await pages.next();
+    expect((await pages.next()).envelope.requestUrl).toBe('page 4');
+    expect(requested().filter((position) => position === 4)).toHaveLength(1);
+  });
+
+  it('guesses at no page after one that failed', async () => {
+    const { pages, requests, requested, answer } = await pastFirstPage();
+    await answer(2);
+    requests.find((request) => request.position === 3)!.fail(new Error('401 bad key'));
+    await settle();
+
+    await pages.next();
+
+    expect(requested()).toEqual([1, 2, 3]);
+    await expect(pages.next()).rejects.toThrow('401 bad key');
   });
 
   it('uses a right guess as the page, without asking for it again', async () => {

@@ -110,9 +110,9 @@ describe('syncQuery', () => {
     expect(guessing.summary).toMatchObject({ status: 'succeeded', stopReason: 'short_page', pages: waiting.summary.pages });
     expect(read(guessing.summary)).toBe(read(waiting.summary));
     expect(guessing.pages).toEqual(waiting.pages);
-    // A guess leaves with the request before it; whether one is made past the last page depends on timing.
+    // A guess leaves with (or soon after) the request before it. How many go past the last page is
+    // PagesAhead's to test: a request is counted here only once answered, often after the run.
     expect(guessing.overlapping).toBe(true);
-    expect(guessing.requests).toBeLessThanOrEqual(guessing.summary.pages + 1);
   });
 
   it('stops at an empty result after one page', async () => {
