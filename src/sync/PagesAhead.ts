@@ -62,8 +62,8 @@ export class PagesAhead {
   private lastPage: number;
   private readonly firstGuessed: number;
   private guess: GuessedPage | undefined;
-  /** The page being fetched after which no guess was made, until it is answered: the page after it can still be guessed at. */
-  private unansweredWithoutGuess: { page: number; at: PagePosition } | undefined;
+  /** The last page asked for, until it is answered: the page after it may be guessed at once wanted (see fill). */
+  private unanswered: { page: number; at: PagePosition } | undefined;
   /** Set by the first wrong guess: an upstream whose pages do not follow as guessed (more items than asked for, say) is not guessed at again. */
   private guessedWrong = false;
   private stopped = false;
@@ -103,7 +103,7 @@ export class PagesAhead {
       this.last.catch(() => undefined);
       this.ahead.push(this.last);
       // Wanted only now, while the page before it is on its way: a page that waits on the upstream.
-      const unanswered = this.unansweredWithoutGuess;
+      const unanswered = this.unanswered;
       if (unanswered?.page === page - 1 && !this.guess && this.mayGuess(unanswered.page)) this.guessAfter(unanswered.at, unanswered.page);
     }
   }
@@ -114,12 +114,12 @@ export class PagesAhead {
     // is on its way anyway, and a guess would only add one more beyond, competing for the CPU.
     // A page wanted later, while this one is still on its way, is guessed at then (see fill).
     if (page < this.lastPage && this.mayGuess(page)) this.guessAfter(at, page);
-    else this.unansweredWithoutGuess = { page, at };
+    this.unanswered = { page, at };
     try {
       return this.source.prepare(at, page, await fetched);
     } finally {
       // Answered or failed: a page after a failed one is never wanted, so never guessed at.
-      if (this.unansweredWithoutGuess?.page === page) this.unansweredWithoutGuess = undefined;
+      if (this.unanswered?.page === page) this.unanswered = undefined;
     }
   }
 

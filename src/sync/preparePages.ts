@@ -52,7 +52,7 @@ export function preparePages(options: PreparePagesOptions): PageSource {
         onRateLimitWait: options.onRateLimitWait,
       }),
     prepare: (at, page, fetched) => prepareFetched(options, at, page, fetched),
-    guessNext: query.paging.guessNextPage && paginator.guessNext ? (at) => paginator.guessNext!(at) : () => undefined,
+    guessNext: query.paging.guessNextPage ? (at) => paginator.guessNext?.(at) : () => undefined,
     sameRequest: (a, b) => JSON.stringify(requestAt(a)) === JSON.stringify(requestAt(b)),
   };
 }

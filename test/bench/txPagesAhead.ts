@@ -50,11 +50,12 @@ interface Fetched {
 /**
  * The pages of a txlist query, paged as feedsync pages it (see walkTxPages), fetched ahead of
  * the stores that take them: `lookAhead` pages behind each one taken, over `connections`
- * keep-alive connections. As in feedsync's PagesAhead (there from a run's fourth page, on a guess), within a result window a page's request
- * leaves with the one before it (whose position it follows from), once the page before that one is
- * fetched and prepared: two requests in flight; the next window starts from the last block of the
- * window's last page, so its first request waits for that page. Pages are handed out in order, to any number of takers; nothing past the first short page
- * is handed out.
+ * keep-alive connections. As in feedsync's PagesAhead (there from a run's fourth page, on a
+ * guess), within a result window a page's request leaves with the one before it (whose position
+ * it follows from), once the page before that one is fetched and prepared: two requests in
+ * flight; the next window starts from the last block of the window's last page, so its first
+ * request waits for that page. Pages are handed out in order, to any number of takers; nothing
+ * past the first short page is handed out.
  */
 export class TxPagesAhead {
   private readonly pool: Pool;
