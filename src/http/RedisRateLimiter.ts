@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Permit, RequestGate } from './RequestGate.js';
+import { slotWait } from './slotWait.js';
 
 /**
  * Sliding-window log in one sorted set, on Redis's clock so workers on several machines agree.
@@ -72,21 +73,25 @@ export class RedisRateLimiter implements RequestGate {
     this.key = `${prefix}:ratelimit:${source}`;
   }
 
-  async acquire(): Promise<Permit> {
+  async acquire(signal?: AbortSignal): Promise<Permit> {
     const started = Date.now();
     // Unique across machines: containers often all run as pid 1.
     const member = randomUUID();
     for (;;) {
+      signal?.throwIfAborted();
       const waitMs = await this.redis.feedsyncAcquire(this.key, this.max, this.durationMs, member, LEASE_MS).catch((error: unknown) => {
         throw new RateLimitUnavailableError(`${this.source}: the rate limit shared in Redis could not be consulted (${(error as Error).message})`, { cause: error });
       });
       if (waitMs === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      await slotWait(waitMs, signal).ended;
     }
     return {
       waitedMs: Date.now() - started,
       release: async () => {
         await this.redis.feedsyncRelease(this.key, member);
+      },
+      giveBack: async () => {
+        await this.redis.zrem(this.key, member);
       },
     };
   }

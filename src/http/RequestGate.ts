@@ -1,7 +1,9 @@
-/** Leave to send one request; `release` once its response has been read. */
+/** Leave to send one request; `release` once its response has been read, or `giveBack` if it was not sent. */
 export interface Permit {
   waitedMs: number;
   release(): Promise<void> | void;
+  /** The request was not sent after all (dropped while its slot came): the slot counts for nothing. */
+  giveBack(): Promise<void> | void;
 }
 
 /**
@@ -10,9 +12,10 @@ export interface Permit {
  * when a request leaves late (busy event loop) or a response is slow.
  */
 export interface RequestGate {
-  acquire(): Promise<Permit>;
+  /** Waits for a slot; once `signal` aborts, stops waiting and rejects with its reason, holding no slot. */
+  acquire(signal?: AbortSignal): Promise<Permit>;
 }
 
-const FREE: Permit = { waitedMs: 0, release: () => undefined };
+const FREE: Permit = { waitedMs: 0, release: () => undefined, giveBack: () => undefined };
 
 export const OPEN_GATE: RequestGate = { acquire: () => Promise.resolve(FREE) };

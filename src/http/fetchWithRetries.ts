@@ -10,7 +10,7 @@ export interface RetryHooks {
   onRetry?(error: UpstreamError, retry: number, delayMs: number): void;
   /** Called with the time spent waiting for the rate limit. */
   onRateLimitWait?(waitedMs: number): void;
-  /** Aborts waiting between attempts (e.g. on shutdown), and an attempt whose rate-limit slot came after it. */
+  /** Aborts waiting between attempts or for a rate-limit slot (e.g. on shutdown), and an attempt whose slot came after it. */
   signal?: AbortSignal;
   random?: () => number;
 }
@@ -29,12 +29,15 @@ export async function fetchWithRetries(
 ): Promise<FetchedPage> {
   for (let attempt = 1; ; attempt++) {
     hooks.signal?.throwIfAborted();
-    const permit = await gate.acquire();
+    const permit = await gate.acquire(hooks.signal);
     if (permit.waitedMs > 0) hooks.onRateLimitWait?.(permit.waitedMs);
+    if (hooks.signal?.aborted) {
+      // No longer wanted by the time its slot came (a dropped guess, a run that ended): not sent, so the slot counts for nothing.
+      await Promise.resolve(permit.giveBack()).catch(() => undefined);
+      hooks.signal.throwIfAborted();
+    }
     let failure: unknown;
     try {
-      // A request no longer wanted by the time its slot came (a dropped guess, a run that ended) is not sent.
-      hooks.signal?.throwIfAborted();
       return await client.fetchPage(request.params, request.nextUrl);
     } catch (error) {
       failure = error;

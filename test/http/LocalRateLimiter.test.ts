@@ -14,9 +14,9 @@ afterEach(() => {
 });
 
 /** Asks for a permit; `at` is when it was granted (ms since START), undefined while waiting. */
-function request(limiter: LocalRateLimiter): { permit: Promise<Permit>; at: () => number | undefined } {
+function request(limiter: LocalRateLimiter, signal?: AbortSignal): { permit: Promise<Permit>; at: () => number | undefined } {
   let at: number | undefined;
-  const permit = limiter.acquire().then((granted) => {
+  const permit = limiter.acquire(signal).then((granted) => {
     at = Date.now() - START;
     return granted;
   });
@@ -70,5 +70,35 @@ describe('LocalRateLimiter', () => {
     await vi.advanceTimersByTimeAsync(50);
 
     expect(next.at()).toBe(550);
+  });
+
+  it('lets the next request in at once when a slot is given back unused', async () => {
+    const limiter = new LocalRateLimiter(1, 1_000);
+    const unused = await limiter.acquire();
+    const next = request(limiter);
+
+    await vi.advanceTimersByTimeAsync(100);
+    expect(next.at()).toBeUndefined();
+    await unused.giveBack();
+    await vi.advanceTimersByTimeAsync(0);
+
+    expect(next.at()).toBe(100);
+  });
+
+  it('stops waiting for a slot once its signal aborts, takes none, and holds up no request behind it', async () => {
+    const limiter = new LocalRateLimiter(1, 200);
+    const held = await limiter.acquire();
+    const dropped = new AbortController();
+    const abandoned = request(limiter, dropped.signal);
+    const behind = request(limiter);
+    const outcome = abandoned.permit.catch((error: unknown) => error);
+
+    await vi.advanceTimersByTimeAsync(50);
+    dropped.abort();
+    expect(await outcome).toMatchObject({ name: 'AbortError' });
+    await held.release();
+    await vi.advanceTimersByTimeAsync(200);
+
+    expect(behind.at()).toBe(250);
   });
 });

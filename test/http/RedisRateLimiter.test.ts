@@ -50,4 +50,32 @@ describe('RedisRateLimiter', () => {
     expect(error).toBeInstanceOf(RateLimitUnavailableError);
     expect((error as Error).message).toMatch(/^music: the rate limit shared in Redis could not be consulted/);
   });
+
+  it('counts a slot given back unused for nothing', async () => {
+    const prefix = `test-${randomBytes(4).toString('hex')}`;
+    const connection = new Redis(inject('redisUrl'));
+    connections.push(connection);
+    const limiter = new RedisRateLimiter(connection, 'music', 1, 60_000, prefix);
+
+    const unused = await limiter.acquire();
+    expect(await connection.zcard(`${prefix}:ratelimit:music`)).toBe(1);
+    await unused.giveBack();
+
+    expect(await connection.zcard(`${prefix}:ratelimit:music`)).toBe(0);
+  });
+
+  it('stops waiting for a slot once its signal aborts, and takes none', async () => {
+    const prefix = `test-${randomBytes(4).toString('hex')}`;
+    const connection = new Redis(inject('redisUrl'));
+    connections.push(connection);
+    const limiter = new RedisRateLimiter(connection, 'music', 1, 60_000, prefix);
+    await limiter.acquire();
+    const dropped = new AbortController();
+
+    const waiting = limiter.acquire(dropped.signal).catch((error: unknown) => error);
+    setTimeout(() => dropped.abort(), 50);
+
+    expect(await waiting).toMatchObject({ name: 'AbortError' });
+    expect(await connection.zcard(`${prefix}:ratelimit:music`)).toBe(1);
+  });
 });

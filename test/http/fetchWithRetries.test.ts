@@ -12,28 +12,41 @@ function countingClient() {
   return { client, sent };
 }
 
-/** A gate whose slot comes when the test says; counts the permits given back. */
+/** A gate whose slot comes when the test says, whatever the signal; counts the permits released and given back. */
 function heldGate() {
   let open: () => void = () => undefined;
-  const gate = { released: 0 } as RequestGate & { released: number };
-  gate.acquire = () => new Promise((resolve) => (open = () => resolve({ waitedMs: 5, release: () => void gate.released++ })));
-  return { gate, open: () => open() };
+  const counts = { released: 0, givenBack: 0 };
+  const gate: RequestGate = {
+    acquire: () => new Promise((resolve) => (open = () => resolve({ waitedMs: 5, release: () => void counts.released++, giveBack: () => void counts.givenBack++ }))),
+  };
+  return { gate, counts, open: () => open() };
 }
 
 describe('fetchWithRetries', () => {
   it('sends no request whose signal was aborted before it asked for a rate-limit slot, and asks for none', async () => {
     const { client, sent } = countingClient();
     let asked = 0;
-    const gate: RequestGate = { acquire: () => (asked++, Promise.resolve({ waitedMs: 0, release: () => undefined })) };
+    const gate: RequestGate = { acquire: () => (asked++, Promise.resolve({ waitedMs: 0, release: () => undefined, giveBack: () => undefined })) };
 
     await expect(fetchWithRetries(client, { params: { page: '4' } }, retryPolicySchema.parse({}), gate, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     expect(asked).toBe(0);
     expect(sent).toEqual([]);
   });
 
-  it('sends no request whose signal was aborted while it waited for its rate-limit slot, and releases its permit', async () => {
+  it('hands its signal to the rate limit, which stops waiting for a slot once it aborts', () => {
+    const { client } = countingClient();
+    let signalled: AbortSignal | undefined;
+    const gate: RequestGate = { acquire: (signal) => ((signalled = signal), new Promise(() => undefined)) };
+    const dropped = new AbortController();
+
+    void fetchWithRetries(client, { params: { page: '4' } }, retryPolicySchema.parse({}), gate, { signal: dropped.signal });
+
+    expect(signalled).toBe(dropped.signal);
+  });
+
+  it('sends no request whose signal was aborted as its rate-limit slot came, and gives the slot back unused', async () => {
     const { client, sent } = countingClient();
-    const { gate, open } = heldGate();
+    const { gate, counts, open } = heldGate();
     const dropped = new AbortController();
 
     const fetched = fetchWithRetries(client, { params: { page: '4' } }, retryPolicySchema.parse({}), gate, { signal: dropped.signal });
@@ -42,17 +55,18 @@ describe('fetchWithRetries', () => {
 
     await expect(fetched).rejects.toMatchObject({ name: 'AbortError' });
     expect(sent).toEqual([]);
-    expect(gate.released).toBe(1);
+    expect(counts).toEqual({ released: 0, givenBack: 1 });
   });
 
-  it('sends a request whose slot came before any abort', async () => {
+  it('sends a request whose slot came before any abort, and releases its slot once answered', async () => {
     const { client, sent } = countingClient();
-    const { gate, open } = heldGate();
+    const { gate, counts, open } = heldGate();
 
     const fetched = fetchWithRetries(client, { params: { page: '4' } }, retryPolicySchema.parse({}), gate, { signal: new AbortController().signal });
     open();
 
     await expect(fetched).resolves.toMatchObject({ raw: '{}' });
     expect(sent).toEqual([{ page: '4' }]);
+    expect(counts).toEqual({ released: 1, givenBack: 0 });
   });
 });
