@@ -31,7 +31,7 @@ const processes: FeedsyncProcess[] = [];
 const PAGE_SIZE = 10;
 
 beforeAll(async () => {
-  simulator = await startSimulator({ seed: 29, music: { artists: 3000, users: 2, playsPerUser: 10 }, chain: { initialHead: 100, blockIntervalMs: 0 } });
+  simulator = await startSimulator({ seed: 29, music: { artists: 6000, users: 2, playsPerUser: 10 }, chain: { initialHead: 100, blockIntervalMs: 0 } });
   postgres = await startPostgresServer();
   // Memory only: a restart loses every queue, job and lock.
   redis = await startRedisServer();
@@ -123,7 +123,9 @@ async function cleanRunDigest(config: ConfigInput): Promise<{ count: string; has
 
 describe('a long run under chaos', () => {
   it('survives five SIGKILLs of its worker, a Postgres crash restart and a Redis restart that loses its data: it ends succeeded, equal to a clean run, with one job notice and nothing left unfinished', async () => {
-    simulator.setFaults('music', { latencyMs: 30 });
+    // Slow pages while the chaos lasts (two requests in flight, so about 13 pages a second): a
+    // loaded machine that is slow to see a page stored must not find the run already ended.
+    simulator.setFaults('music', { latencyMs: 150 });
     const config = chaosConfig();
     const file = await writeConfig(config);
     const workers = [await startWorker(file), await startWorker(file)];
@@ -150,6 +152,7 @@ describe('a long run under chaos', () => {
     // The holder's job went with Redis: after this kill only the reconciler can queue the run again.
     await killHolder(4);
     await killHolder(5);
+    simulator.setFaults('music', { latencyMs: 0 });
 
     const finished = await waitFor('the run to end', async () => {
       const row = await runRow(runId);
