@@ -12,7 +12,7 @@ export interface Permit {
  * when a request leaves late (busy event loop) or a response is slow.
  */
 export interface RequestGate {
-  /** Waits for a slot; once `signal` aborts, stops waiting and rejects with its reason, holding no slot. */
+  /** Waits for a slot; once `signal` aborts, stops waiting (at the latest when its turn in line comes) and rejects with its reason, holding no slot. */
   acquire(signal?: AbortSignal): Promise<Permit>;
 }
 
