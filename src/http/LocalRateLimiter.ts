@@ -7,7 +7,7 @@ export class LocalRateLimiter implements RequestGate {
   private readonly slots: number[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   /** The wait of the request first in line, which a slot given back ends early. */
-  private waiting: SlotWait | undefined;
+  private headWait: SlotWait | undefined;
 
   constructor(
     private readonly max: number,
@@ -32,11 +32,11 @@ export class LocalRateLimiter implements RequestGate {
         return this.permit(now - started);
       }
       const oldest = Math.min(...this.slots);
-      this.waiting = slotWait(Number.isFinite(oldest) ? oldest + this.durationMs - now : 10, signal);
+      this.headWait = slotWait(Number.isFinite(oldest) ? oldest + this.durationMs - now : 10, signal);
       try {
-        await this.waiting.ended;
+        await this.headWait.ended;
       } finally {
-        this.waiting = undefined;
+        this.headWait = undefined;
       }
     }
   }
@@ -44,7 +44,8 @@ export class LocalRateLimiter implements RequestGate {
   private permit(waitedMs: number): Permit {
     let settled = false;
     // In-flight slots are interchangeable, so any one of them takes the release time or is given back.
-    const settle = (): number => {
+    // A permit settles once: the index of an in-flight slot the first time, -1 after.
+    const inFlightSlotOnce = (): number => {
       if (settled) return -1;
       settled = true;
       return this.slots.indexOf(Infinity);
@@ -52,14 +53,14 @@ export class LocalRateLimiter implements RequestGate {
     return {
       waitedMs,
       release: () => {
-        const at = settle();
+        const at = inFlightSlotOnce();
         if (at !== -1) this.slots[at] = Date.now();
       },
       giveBack: () => {
-        const at = settle();
+        const at = inFlightSlotOnce();
         if (at === -1) return;
         this.slots.splice(at, 1);
-        this.waiting?.wake();
+        this.headWait?.wake();
       },
     };
   }

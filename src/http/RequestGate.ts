@@ -12,7 +12,11 @@ export interface Permit {
  * when a request leaves late (busy event loop) or a response is slow.
  */
 export interface RequestGate {
-  /** Waits for a slot; once `signal` aborts, stops waiting (at the latest when its turn in line comes) and rejects with its reason, holding no slot. */
+  /**
+   * Waits for a slot; once `signal` aborts, stops waiting (at the latest when its turn in line
+   * comes, or when a round trip to the limit's store under way ends) and rejects with its reason,
+   * holding no slot. A slot granted as the signal aborts is still handed over: the caller gives it back.
+   */
   acquire(signal?: AbortSignal): Promise<Permit>;
 }
 

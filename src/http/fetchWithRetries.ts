@@ -33,6 +33,7 @@ export async function fetchWithRetries(
     if (permit.waitedMs > 0) hooks.onRateLimitWait?.(permit.waitedMs);
     if (hooks.signal?.aborted) {
       // No longer wanted by the time its slot came (a dropped guess, a run that ended): not sent, so the slot counts for nothing.
+      // Awaited: a command that ends right after its run must not leave the slot taken in the shared limit.
       await Promise.resolve(permit.giveBack()).catch(() => undefined);
       hooks.signal.throwIfAborted();
     }

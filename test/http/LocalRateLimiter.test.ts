@@ -73,8 +73,10 @@ describe('LocalRateLimiter', () => {
   });
 
   it('lets the next request in at once when a slot is given back unused', async () => {
-    const limiter = new LocalRateLimiter(1, 1_000);
+    const limiter = new LocalRateLimiter(2, 1_000);
+    await (await limiter.acquire()).release();
     const unused = await limiter.acquire();
+    // Both slots count: the released one until 1000, the unused one while in flight.
     const next = request(limiter);
 
     await vi.advanceTimersByTimeAsync(100);
@@ -83,6 +85,19 @@ describe('LocalRateLimiter', () => {
     await vi.advanceTimersByTimeAsync(0);
 
     expect(next.at()).toBe(100);
+  });
+
+  it('settles a permit once: giving back a slot already released frees no other', async () => {
+    const limiter = new LocalRateLimiter(2, 200);
+    const first = await limiter.acquire();
+    await limiter.acquire();
+    await first.release();
+    await first.giveBack();
+    const next = request(limiter);
+
+    await vi.advanceTimersByTimeAsync(200);
+
+    expect(next.at()).toBe(200);
   });
 
   it('stops waiting for a slot once its signal aborts, takes none, and holds up no request behind it', async () => {
@@ -100,5 +115,27 @@ describe('LocalRateLimiter', () => {
     await vi.advanceTimersByTimeAsync(200);
 
     expect(behind.at()).toBe(250);
+  });
+
+  it('rejects a request aborted while in line behind another at its turn, with no slot taken, and admits the one behind it', async () => {
+    const limiter = new LocalRateLimiter(1, 200);
+    const held = await limiter.acquire();
+    const first = request(limiter);
+    const dropped = new AbortController();
+    const abandoned = request(limiter, dropped.signal);
+    const outcome = abandoned.permit.catch((error: unknown) => error);
+    const behind = request(limiter);
+
+    await vi.advanceTimersByTimeAsync(50);
+    dropped.abort();
+    await vi.advanceTimersByTimeAsync(50);
+    await held.release();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(first.at()).toBe(300);
+    await (await first.permit).release();
+    expect(await outcome).toMatchObject({ name: 'AbortError' });
+    await vi.advanceTimersByTimeAsync(200);
+
+    expect(behind.at()).toBe(500);
   });
 });
