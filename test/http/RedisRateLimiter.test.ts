@@ -17,6 +17,14 @@ function maxInAnyWindow(times: number[], windowMs: number): number {
   return max;
 }
 
+/** A limiter of one slot a minute under a prefix of its own, and how many slots its sorted set holds. */
+function oneSlotLimiter() {
+  const prefix = `test-${randomBytes(4).toString('hex')}`;
+  const connection = new Redis(inject('redisUrl'));
+  connections.push(connection);
+  return { limiter: new RedisRateLimiter(connection, 'music', 1, 60_000, prefix), slotsTaken: () => connection.zcard(`${prefix}:ratelimit:music`) };
+}
+
 describe('RedisRateLimiter', () => {
   it('admits at most max requests in any window across limiters on separate connections', async () => {
     const prefix = `test-${randomBytes(4).toString('hex')}`;
@@ -52,23 +60,17 @@ describe('RedisRateLimiter', () => {
   });
 
   it('counts a slot given back unused for nothing', async () => {
-    const prefix = `test-${randomBytes(4).toString('hex')}`;
-    const connection = new Redis(inject('redisUrl'));
-    connections.push(connection);
-    const limiter = new RedisRateLimiter(connection, 'music', 1, 60_000, prefix);
+    const { limiter, slotsTaken } = oneSlotLimiter();
 
     const unused = await limiter.acquire();
-    expect(await connection.zcard(`${prefix}:ratelimit:music`)).toBe(1);
+    expect(await slotsTaken()).toBe(1);
     await unused.giveBack();
 
-    expect(await connection.zcard(`${prefix}:ratelimit:music`)).toBe(0);
+    expect(await slotsTaken()).toBe(0);
   });
 
   it('stops waiting for a slot once its signal aborts, and takes none', async () => {
-    const prefix = `test-${randomBytes(4).toString('hex')}`;
-    const connection = new Redis(inject('redisUrl'));
-    connections.push(connection);
-    const limiter = new RedisRateLimiter(connection, 'music', 1, 60_000, prefix);
+    const { limiter, slotsTaken } = oneSlotLimiter();
     await limiter.acquire();
     const dropped = new AbortController();
     // The limiter's wait between its looks at Redis never ends by itself here: only the abort can end it.
@@ -83,6 +85,6 @@ describe('RedisRateLimiter', () => {
     } finally {
       vi.useRealTimers();
     }
-    expect(await connection.zcard(`${prefix}:ratelimit:music`)).toBe(1);
+    expect(await slotsTaken()).toBe(1);
   });
 });
