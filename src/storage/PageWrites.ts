@@ -4,7 +4,14 @@ import { withoutNulEscapes } from './nulChars.js';
 import type { SerialisedRecords } from './serialiseRecords.js';
 import type { PageWriteMode } from './writeModes.js';
 import type { PageWriteParams } from './statements/pageWriteParts.js';
-import { storePageLookingUpUnchanged, storePageOfNewRecords, type StorePageRow } from './statements/storePage.js';
+import {
+  RECORDS_PRIMARY_KEY,
+  storePageInsertingRecords,
+  storePageLookingUpUnchanged,
+  storePageOfNewRecords,
+  type StorePageParams,
+  type StorePageRow,
+} from './statements/storePage.js';
 import { storeProvenPage, type StoreProvenPageRow } from './statements/storeProvenPage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
 
@@ -44,8 +51,12 @@ export interface StoredPage {
   records: SerialisedRecords | undefined;
 }
 
-/** How a run's last page was stored: it tells how to store the next. */
-type LastPage = 'new' | 'unchanged' | 'proven';
+/**
+ * How a run's last page was stored, which tells how to store the next: `inserted`, its records
+ * were all new; `written`, all new or changed; `unchanged`, some were unchanged; `proven`, all
+ * were proven unchanged without them.
+ */
+type LastPage = 'inserted' | 'written' | 'unchanged' | 'proven';
 
 /** Another process stored a page of this run first (a stalled job picked up twice). */
 export class RunTakenOverError extends Error {
@@ -60,8 +71,10 @@ const REMEMBERED_RUNS = 10_000;
  * statement (so one round trip). The checkpoint only moves from the page count the page was
  * fetched at, so two processes on one run cannot both store a page.
  *
- * A page is taken to be like the run's previous one. After a page of only new or changed
- * records (a first sync), the lookup of unchanged ones is skipped. After a page with unchanged
+ * A page is taken to be like the run's previous one. After a page of only new records (a first
+ * sync), its records are inserted plainly, and if one was stored already after all, the page is
+ * stored again looking up unchanged records. After a page of new or changed records, the lookup
+ * of unchanged ones is skipped. After a page with unchanged
  * records (a re-sync), the page is first offered as proven: stored without its records if an
  * earlier envelope of the same body proves them unchanged (see storeProvenPage); else without
  * their payloads, which an unchanged page does not need; if a record did change, that offer
@@ -82,30 +95,46 @@ export class PageWrites {
 
   async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<StoredPage> {
     const last = this.lastPage.get(runId);
-    if (page.derivation !== null && page.writeMode.refreshScope === null && last !== undefined && last !== 'new' && !this.withoutProofs.has(runId)) {
+    const expectsUnchanged = last === 'unchanged' || last === 'proven';
+    if (page.derivation !== null && page.writeMode.refreshScope === null && expectsUnchanged && !this.withoutProofs.has(runId)) {
       const proven = await this.storeIfProven(runId, pagesBefore, page, source, page.derivation);
       if (proven) return proven;
     }
     const records = typeof page.records === 'function' ? page.records() : page.records;
     const params = pageWriteParams(runId, pagesBefore, page, records, source);
-    if (last !== undefined && last !== 'new') {
+    if (expectsUnchanged) {
       const { rows } = await this.pool.query<StoreUnchangedPageRow>(storeUnchangedPage.with(params));
       const row = rows[0];
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
       if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
     }
-    const statement = last === 'new' ? storePageOfNewRecords : storePageLookingUpUnchanged;
-    const { rows } = await this.pool.query<StorePageRow>(statement.with({ ...params, payloads: records.payloads }));
-    const row = rows[0];
+    const withPayloads = { ...params, payloads: records.payloads };
+    const row = last === 'inserted' ? await this.insertRecords(withPayloads) : await this.writeRecords(last === 'written' ? storePageOfNewRecords : storePageLookingUpUnchanged, withPayloads);
     if (!row?.version) throw takenOver(runId, pagesBefore);
     const counts = countsOf(records.keys.length, row);
-    return this.stored(runId, { counts, version: row.version, records }, records.keys.length === 0 ? last : counts.unchanged > 0 ? 'unchanged' : 'new');
+    const how = counts.unchanged > 0 ? 'unchanged' : counts.updated > 0 ? 'written' : 'inserted';
+    return this.stored(runId, { counts, version: row.version, records }, records.keys.length === 0 ? last : how);
   }
 
   /** Forgets a run that ended. */
   forget(runId: string): void {
     this.lastPage.delete(runId);
     this.withoutProofs.delete(runId);
+  }
+
+  /** Stores the page by a plain insert of its records; if one is stored already, looking up unchanged ones instead. */
+  private async insertRecords(params: StorePageParams): Promise<StorePageRow | undefined> {
+    try {
+      return await this.writeRecords(storePageInsertingRecords, params);
+    } catch (error) {
+      if (!violatesRecordsKey(error)) throw error;
+      return this.writeRecords(storePageLookingUpUnchanged, params);
+    }
+  }
+
+  private async writeRecords(statement: typeof storePageOfNewRecords, params: StorePageParams): Promise<StorePageRow | undefined> {
+    const { rows } = await this.pool.query<StorePageRow>(statement.with(params));
+    return rows[0];
   }
 
   /** Stores the page without its records if they are proven unchanged; undefined if not. */
@@ -178,6 +207,12 @@ function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, 
     keepHistory: page.writeMode.keepHistory,
     derivation: page.derivation,
   };
+}
+
+/** A plain insert met a record stored already (SQLSTATE 23505 on records' primary key). */
+function violatesRecordsKey(error: unknown): boolean {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === RECORDS_PRIMARY_KEY;
 }
 
 function takenOver(runId: string, pagesBefore: number): RunTakenOverError {

@@ -13,8 +13,8 @@ const SOURCE = 'explorer';
 const KIND = 'transaction';
 
 /**
- * The page's body (unless stored already), its envelope, and its records upserted as feedsync
- * upserts them (an unchanged one left alone, a changed one given the next change_seq), in one
+ * The page's body (unless stored already), its envelope, and its records inserted as feedsync
+ * stores a first sync's (a plain insert: the tables start empty, every record is new), in one
  * statement; the records come from `recordsFrom`, as (key, hash, payload). Left out, as the
  * issue's ceiling has it: feedsync's run row (its claim lock, checkpoint and counters, moved page
  * by page) and its change-order lock, which are what make feedsync store a run's pages one at a
@@ -29,12 +29,8 @@ function storePageSql(schema: string, recordsFrom: string): string {
       insert into ${schema}.envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms)
       values ($4::uuid, $5::int, $6::text, $7::text, $8::text, $3::int, $1::text, $9::int)
     )
-    insert into ${schema}.records as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
-    select $10::text, $11::text, s.key, s.payload::jsonb, s.hash, $4::uuid, $4::uuid from ${recordsFrom}
-    on conflict (source, kind, key) do update
-      set payload = excluded.payload, content_hash = excluded.content_hash, last_changed_run_id = excluded.last_changed_run_id,
-          changed_at = now(), change_seq = excluded.change_seq
-      where r.content_hash <> excluded.content_hash`;
+    insert into ${schema}.records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
+    select $10::text, $11::text, s.key, s.payload::jsonb, s.hash, $4::uuid, $4::uuid from ${recordsFrom}`;
 }
 
 /** The statement's parameters $1..$11: the page's envelope and body, the run, the records' source and kind. */

@@ -121,7 +121,7 @@ export function ceilingRows(ceiling: PipelinedCeiling): string[][] {
   const how = `${ceiling.httpConnections} HTTP connections, ${ceiling.lookAhead} pages ahead, ${ceiling.storeConnections} Postgres connections`;
   return ceiling.passes.map((pass) => [
     '1',
-    `pipelined ceiling: fetch ahead + parallel stores, ${pass.method === 'copy' ? 'COPY + upsert' : 'unnest + lines upsert'}`,
+    `pipelined ceiling: fetch ahead + parallel stores, ${pass.method === 'copy' ? 'COPY + insert' : 'unnest + lines insert'}`,
     `${pass.records.toLocaleString('en-US')} records, ${how}`,
     `${Math.round(pass.recordsPerS).toLocaleString('en-US')} records/s, ${pass.pagesPerS.toFixed(1)} pages/s (${pass.seconds.toFixed(1)} s)`,
     pass === ceiling.best ? 'the ceiling' : '',

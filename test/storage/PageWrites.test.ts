@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunTakenOverError } from '../../src/storage/PageWrites.js';
+import type pg from 'pg';
+import { PageWrites, RunTakenOverError } from '../../src/storage/PageWrites.js';
+import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageOfNewRecords } from '../../src/storage/statements/storePage.js';
 import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageOf } from '../support/storedPages.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -100,5 +102,69 @@ describe('PageWrites.storePage', () => {
     // Another store has no memory of the run and sends the page with its payloads.
     await expect(openRunStore(database.db).pages.storePage(run.id, 1, page(kind, txs(['2'])), 'explorer')).rejects.toBeInstanceOf(RunTakenOverError);
     expect(await envelopeCount(run.id)).toBe(2);
+  });
+});
+
+/** PageWrites on the test database, with the names of the statements it sends, in order. */
+function pageWritesTelling(): { pages: PageWrites; sent: string[] } {
+  const sent: string[] = [];
+  const pool = {
+    query: (config: { name?: string }, values?: unknown[]) => {
+      sent.push(config.name ?? '(unnamed)');
+      return database.pool.query(config as pg.QueryConfig, values);
+    },
+  } as unknown as Pick<pg.Pool, 'query'>;
+  return { pages: new PageWrites(pool), sent };
+}
+
+const records = (pairs: [hash: string, value: string][]) => pairs.map(([hash, value]) => ({ hash, value }));
+
+describe('PageWrites.storePage: how records are written', () => {
+  it('after a page of only new records, inserts the next page of new records plainly', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const run = await claimRun();
+    const { pages, sent } = pageWritesTelling();
+    await pages.storePage(run.id, 0, page(kind, records([['0xa', '1'], ['0xb', '2']])), 'explorer');
+    const second = await pages.storePage(run.id, 1, page(kind, records([['0xc', '3'], ['0xd', '4']])), 'explorer');
+
+    expect(sent).toEqual([storePageLookingUpUnchanged.name, storePageInsertingRecords.name]);
+    expect(second.counts).toEqual({ new: 2, updated: 0, unchanged: 0 });
+    expect(await storedValues(kind)).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('stores a page expected new that holds records stored already by looking them up: each counted and written as it is', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const other = await claimRun();
+    await store.pages.storePage(other.id, 0, page(kind, records([['0xc', '3'], ['0xd', '4']])), 'explorer');
+    const changeSeqOfKeptRecord = async () => (await database.pool.query(`select change_seq from records where kind = $1 and key = '0xd'`, [kind])).rows[0] as unknown;
+    const before = await changeSeqOfKeptRecord();
+    const run = await claimRun();
+    const { pages, sent } = pageWritesTelling();
+    await pages.storePage(run.id, 0, page(kind, records([['0xa', '1'], ['0xb', '2']])), 'explorer');
+
+    const second = await pages.storePage(run.id, 1, page(kind, records([['0xc', '3b'], ['0xd', '4'], ['0xe', '5']])), 'explorer');
+
+    expect(sent).toEqual([storePageLookingUpUnchanged.name, storePageInsertingRecords.name, storePageLookingUpUnchanged.name]);
+    expect(second.counts).toEqual({ new: 1, updated: 1, unchanged: 1 });
+    expect(await storedValues(kind)).toEqual(['1', '2', '3b', '4', '5']);
+    expect(await changeSeqOfKeptRecord()).toEqual(before);
+    expect(await envelopeCount(run.id)).toBe(2);
+    const { rows } = await database.pool.query('select pages, records_new, records_updated, records_unchanged from sync_runs where id = $1', [run.id]);
+    expect(rows[0]).toEqual({ pages: 2, records_new: 3, records_updated: 1, records_unchanged: 1 });
+  });
+
+  it('after a page of changed records, upserts the next page without looking records up', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const other = await claimRun();
+    await store.pages.storePage(other.id, 0, page(kind, records([['0xa', '1'], ['0xb', '2']])), 'explorer');
+    const run = await claimRun();
+    const { pages, sent } = pageWritesTelling();
+    await pages.storePage(run.id, 0, page(kind, records([['0xa', '1b'], ['0xb', '2b']])), 'explorer');
+
+    const second = await pages.storePage(run.id, 1, page(kind, records([['0xc', '3'], ['0xa', '1c']])), 'explorer');
+
+    expect(sent).toEqual([storePageLookingUpUnchanged.name, storePageOfNewRecords.name]);
+    expect(second.counts).toEqual({ new: 1, updated: 1, unchanged: 0 });
+    expect(await storedValues(kind)).toEqual(['1c', '2b', '3']);
   });
 });

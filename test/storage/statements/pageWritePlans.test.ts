@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NamedStatement } from '../../../src/storage/namedStatement.js';
-import { storePageLookingUpUnchanged, storePageOfNewRecords } from '../../../src/storage/statements/storePage.js';
+import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageOfNewRecords } from '../../../src/storage/statements/storePage.js';
 import { storeUnchangedPage } from '../../../src/storage/statements/storeUnchangedPage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
@@ -33,7 +33,8 @@ async function genericPlan(statement: NamedStatement<object>): Promise<string> {
 
 describe('the statements that store a page', () => {
   for (const [name, statement] of [
-    ['storePage (first sync)', storePageOfNewRecords],
+    ['storePage (first sync)', storePageInsertingRecords],
+    ['storePage (new or changed records)', storePageOfNewRecords],
     ['storePage (re-sync)', storePageLookingUpUnchanged],
     ['storeUnchangedPage', storeUnchangedPage],
   ] as const) {
