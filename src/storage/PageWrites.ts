@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { PreparedQuery } from './namedStatement.js';
 import { countsOf, type RecordCounts } from './RecordCounts.js';
 import { withoutNulEscapes } from './nulChars.js';
 import type { SerialisedRecords } from './serialiseRecords.js';
@@ -103,8 +104,7 @@ export class PageWrites {
     const records = typeof page.records === 'function' ? page.records() : page.records;
     const params = pageWriteParams(runId, pagesBefore, page, records, source);
     if (expectsUnchanged) {
-      const { rows } = await this.pool.query<StoreUnchangedPageRow>(storeUnchangedPage.with(params));
-      const row = rows[0];
+      const row = await this.send<StoreUnchangedPageRow>(storeUnchangedPage.with(params));
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
       if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
     }
@@ -127,19 +127,33 @@ export class PageWrites {
     try {
       return await this.writeRecords(storePageInsertingRecords, params);
     } catch (error) {
-      if (!violatesRecordsKey(error)) throw error;
+      if (!isViolation(error, UNIQUE_VIOLATION, RECORDS_PRIMARY_KEY)) throw error;
       return this.writeRecords(storePageLookingUpUnchanged, params);
     }
   }
 
-  private async writeRecords(statement: typeof storePageOfNewRecords, params: StorePageParams): Promise<StorePageRow | undefined> {
-    const { rows } = await this.pool.query<StorePageRow>(statement.with(params));
-    return rows[0];
+  private writeRecords(statement: typeof storePageOfNewRecords, params: StorePageParams): Promise<StorePageRow | undefined> {
+    return this.send<StorePageRow>(statement.with(params));
+  }
+
+  /**
+   * Sends a statement that stores a page. The orphan sweep (see PageRetention) may delete the
+   * page's body, stored already but referred to by no envelope any more, just as the page is
+   * stored: the statement found the body and did not store it, so the envelope's foreign key fails
+   * it, having written nothing; sent once more, it finds no body and stores it.
+   */
+  private async send<Row extends pg.QueryResultRow>(query: PreparedQuery): Promise<Row | undefined> {
+    try {
+      return (await this.pool.query<Row>(query)).rows[0];
+    } catch (error) {
+      if (!isViolation(error, FOREIGN_KEY_VIOLATION, ENVELOPE_BODY_KEY)) throw error;
+      return (await this.pool.query<Row>(query)).rows[0];
+    }
   }
 
   /** Stores the page without its records if they are proven unchanged; undefined if not. */
   private async storeIfProven(runId: string, pagesBefore: number, page: PageToStore, source: string, derivation: string): Promise<StoredPage | undefined> {
-    const { rows } = await this.pool.query<StoreProvenPageRow>(
+    const row = await this.send<StoreProvenPageRow>(
       storeProvenPage.with({
         runId,
         pagesBefore,
@@ -156,7 +170,6 @@ export class PageWrites {
         derivation,
       }),
     );
-    const row = rows[0];
     if (!row?.claimed) throw takenOver(runId, pagesBefore);
     if (!row.known) this.withoutProofs.add(runId);
     if (!row.version) return undefined;
@@ -209,10 +222,15 @@ function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, 
   };
 }
 
-/** A plain insert met a record stored already (SQLSTATE 23505 on records' primary key). */
-function violatesRecordsKey(error: unknown): boolean {
-  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
-  return code === '23505' && constraint === RECORDS_PRIMARY_KEY;
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+/** The envelope's reference to its body in page_bodies. */
+const ENVELOPE_BODY_KEY = 'envelopes_content_hash_page_bodies_content_hash_fk';
+
+/** Whether a statement failed on this constraint, with this SQLSTATE. */
+function isViolation(error: unknown, code: string, constraint: string): boolean {
+  const failure = error as { code?: unknown; constraint?: unknown };
+  return failure.code === code && failure.constraint === constraint;
 }
 
 function takenOver(runId: string, pagesBefore: number): RunTakenOverError {

@@ -5,6 +5,7 @@ import { PageWrites, RunTakenOverError } from '../../src/storage/PageWrites.js';
 import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageOfNewRecords } from '../../src/storage/statements/storePage.js';
 import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageOf } from '../support/storedPages.js';
+import { waitFor } from '../support/waitFor.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;
@@ -54,6 +55,31 @@ describe('PageWrites.storePage: page bodies', () => {
     const rows = await bodiesOf([first.id, second.id]);
     expect(new Set(rows.map((row) => row.content_hash)).size).toBe(2);
     expect(rows.map((row) => JSON.parse(row.body) as unknown)).toEqual(expect.arrayContaining([expect.objectContaining({ data: { result: [{ hash: '0x0', value: '1b' }] } })]));
+  });
+
+  it('stores a page whose body, stored already but left without envelopes, the orphan sweep deletes as the page is stored: the page stores the body again', async () => {
+    const kind = `tx-${randomUUID()}`;
+    // Its own values: bodies are stored by hash, and no other test may have stored this one.
+    const same = page(kind, txs([`1-${kind}`]));
+    const pruned = await claimRun();
+    await store.pages.storePage(pruned.id, 0, same, 'explorer');
+    await database.pool.query('delete from envelopes where run_id = $1', [pruned.id]);
+    const run = await claimRun();
+    // The sweep deletes the orphan body, and commits only once the page's statement, which found the body stored, waits on it.
+    const sweep = await database.pool.connect();
+    try {
+      const sweepPid = (await sweep.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      await sweep.query('begin');
+      await sweep.query('delete from page_bodies where content_hash = $1', [same.contentHash]);
+      const stored = store.pages.storePage(run.id, 0, same, 'explorer');
+      await waitFor('the page statement waiting on the sweep', async () => (await database.pool.query('select 1 from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [sweepPid])).rowCount === 1);
+      await sweep.query('commit');
+
+      expect((await stored).counts).toEqual({ new: 0, updated: 0, unchanged: 1 });
+    } finally {
+      sweep.release();
+    }
+    expect(await bodiesOf([run.id])).toEqual([{ content_hash: same.contentHash, body: same.raw, stored: 1 }]);
   });
 });
 
