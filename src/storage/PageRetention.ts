@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { INT32_MAX } from '../config/bounds.js';
 import type { EnvelopeRetention } from '../config/retentionSchema.js';
 import type { Config, JobConfig } from '../config/schema.js';
-import { databaseFailureOf } from './databaseError.js';
+import { databaseFailureOf, FOREIGN_KEY_VIOLATION } from './databaseError.js';
 import { countPrunable } from './statements/countPrunable.js';
 import { deleteOrphanBodies } from './statements/deleteOrphanBodies.js';
 import { deletePrunableEnvelopes } from './statements/deletePrunableEnvelopes.js';
@@ -21,7 +21,6 @@ export interface PruneResult {
 const RUNS_PER_BATCH = 20;
 /** Bodies looked at per statement of the orphan sweep. */
 const BODIES_PER_BATCH = 1000;
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** A job's retention of stored pages: its own settings over its source's. */
 export function envelopeRetentionOf(config: Config, job: JobConfig): EnvelopeRetention {

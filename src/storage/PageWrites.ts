@@ -1,15 +1,16 @@
 import type pg from 'pg';
-import type { PreparedQuery } from './namedStatement.js';
+import { FOREIGN_KEY_VIOLATION, isViolationOf, UNIQUE_VIOLATION } from './databaseError.js';
+import type { NamedStatement, PreparedQuery } from './namedStatement.js';
 import { countsOf, type RecordCounts } from './RecordCounts.js';
 import { withoutNulEscapes } from './nulChars.js';
 import type { SerialisedRecords } from './serialiseRecords.js';
 import type { PageWriteMode } from './writeModes.js';
-import type { PageWriteParams } from './statements/pageWriteParts.js';
+import { ENVELOPE_BODY_KEY, type PageWriteParams } from './statements/pageWriteParts.js';
 import {
   RECORDS_PRIMARY_KEY,
   storePageInsertingRecords,
   storePageLookingUpUnchanged,
-  storePageOfNewRecords,
+  storePageUpsertingRecords,
   type StorePageParams,
   type StorePageRow,
 } from './statements/storePage.js';
@@ -75,11 +76,11 @@ const REMEMBERED_RUNS = 10_000;
  * A page is taken to be like the run's previous one. After a page of only new records (a first
  * sync), its records are inserted plainly, and if one was stored already after all, the page is
  * stored again looking up unchanged records. After a page of new or changed records, the lookup
- * of unchanged ones is skipped. After a page with unchanged
- * records (a re-sync), the page is first offered as proven: stored without its records if an
- * earlier envelope of the same body proves them unchanged (see storeProvenPage); else without
- * their payloads, which an unchanged page does not need; if a record did change, that offer
- * writes nothing and the page is stored with them. Every way stores the same.
+ * of unchanged ones is skipped. After a page with unchanged records (a re-sync), the page is
+ * first offered as proven: stored without its records if an earlier envelope of the same body
+ * proves them unchanged (see storeProvenPage); else without their payloads, which an unchanged
+ * page does not need; if a record did change, that offer writes nothing and the page is stored
+ * with them. Every way stores the same.
  */
 export class PageWrites {
   /** Per run being stored here: how its last page was stored. */
@@ -109,7 +110,7 @@ export class PageWrites {
       if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
     }
     const withPayloads = { ...params, payloads: records.payloads };
-    const row = last === 'inserted' ? await this.insertRecords(withPayloads) : await this.writeRecords(last === 'written' ? storePageOfNewRecords : storePageLookingUpUnchanged, withPayloads);
+    const row = last === 'inserted' ? await this.insertRecords(withPayloads) : await this.storeWith(last === 'written' ? storePageUpsertingRecords : storePageLookingUpUnchanged, withPayloads);
     if (!row?.version) throw takenOver(runId, pagesBefore);
     const counts = countsOf(records.keys.length, row);
     const how = counts.unchanged > 0 ? 'unchanged' : counts.updated > 0 ? 'written' : 'inserted';
@@ -125,14 +126,14 @@ export class PageWrites {
   /** Stores the page by a plain insert of its records; if one is stored already, looking up unchanged ones instead. */
   private async insertRecords(params: StorePageParams): Promise<StorePageRow | undefined> {
     try {
-      return await this.writeRecords(storePageInsertingRecords, params);
+      return await this.storeWith(storePageInsertingRecords, params);
     } catch (error) {
-      if (!isViolation(error, UNIQUE_VIOLATION, RECORDS_PRIMARY_KEY)) throw error;
-      return this.writeRecords(storePageLookingUpUnchanged, params);
+      if (!isViolationOf(error, UNIQUE_VIOLATION, RECORDS_PRIMARY_KEY)) throw error;
+      return this.storeWith(storePageLookingUpUnchanged, params);
     }
   }
 
-  private writeRecords(statement: typeof storePageOfNewRecords, params: StorePageParams): Promise<StorePageRow | undefined> {
+  private storeWith(statement: NamedStatement<StorePageParams>, params: StorePageParams): Promise<StorePageRow | undefined> {
     return this.send<StorePageRow>(statement.with(params));
   }
 
@@ -140,13 +141,15 @@ export class PageWrites {
    * Sends a statement that stores a page. The orphan sweep (see PageRetention) may delete the
    * page's body, stored already but referred to by no envelope any more, just as the page is
    * stored: the statement found the body and did not store it, so the envelope's foreign key fails
-   * it, having written nothing; sent once more, it finds no body and stores it.
+   * it, having written nothing. Sent once more, it finds no body and stores it; or, offered as
+   * proven (storeProvenPage stores no body), it finds its proof's envelope gone with the body and
+   * writes nothing, and the page is then stored with its records and body.
    */
   private async send<Row extends pg.QueryResultRow>(query: PreparedQuery): Promise<Row | undefined> {
     try {
       return (await this.pool.query<Row>(query)).rows[0];
     } catch (error) {
-      if (!isViolation(error, FOREIGN_KEY_VIOLATION, ENVELOPE_BODY_KEY)) throw error;
+      if (!isViolationOf(error, FOREIGN_KEY_VIOLATION, ENVELOPE_BODY_KEY)) throw error;
       return (await this.pool.query<Row>(query)).rows[0];
     }
   }
@@ -220,17 +223,6 @@ function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, 
     keepHistory: page.writeMode.keepHistory,
     derivation: page.derivation,
   };
-}
-
-const UNIQUE_VIOLATION = '23505';
-const FOREIGN_KEY_VIOLATION = '23503';
-/** The envelope's reference to its body in page_bodies. */
-const ENVELOPE_BODY_KEY = 'envelopes_content_hash_page_bodies_content_hash_fk';
-
-/** Whether a statement failed on this constraint, with this SQLSTATE. */
-function isViolation(error: unknown, code: string, constraint: string): boolean {
-  const failure = error as { code?: unknown; constraint?: unknown };
-  return failure.code === code && failure.constraint === constraint;
 }
 
 function takenOver(runId: string, pagesBefore: number): RunTakenOverError {

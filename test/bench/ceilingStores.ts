@@ -14,7 +14,8 @@ const KIND = 'transaction';
 
 /**
  * The page's body (unless stored already), its envelope, and its records inserted as feedsync
- * stores a first sync's (a plain insert: the tables start empty, every record is new), in one
+ * stores a first sync's (a plain insert: the tables start empty, and a page holds no record an
+ * earlier page did, txPagesAhead dropping a window's overlap), in one
  * statement; the records come from `recordsFrom`, as (key, hash, payload). Left out, as the
  * issue's ceiling has it: feedsync's run row (its claim lock, checkpoint and counters, moved page
  * by page) and its change-order lock, which are what make feedsync store a run's pages one at a

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { PageWrites, RunTakenOverError } from '../../src/storage/PageWrites.js';
-import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageOfNewRecords } from '../../src/storage/statements/storePage.js';
+import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageUpsertingRecords } from '../../src/storage/statements/storePage.js';
 import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageOf } from '../support/storedPages.js';
 import { waitFor } from '../support/waitFor.js';
@@ -77,7 +77,8 @@ describe('PageWrites.storePage: page bodies', () => {
 
       expect((await stored).counts).toEqual({ new: 0, updated: 0, unchanged: 1 });
     } finally {
-      sweep.release();
+      // Still in its transaction if the test failed first: never hand a row lock back to the pool.
+      sweep.release(true);
     }
     expect(await bodiesOf([run.id])).toEqual([{ content_hash: same.contentHash, body: same.raw, stored: 1 }]);
   });
@@ -179,6 +180,46 @@ describe('PageWrites.storePage: how records are written', () => {
     expect(rows[0]).toEqual({ pages: 2, records_new: 3, records_updated: 1, records_unchanged: 1 });
   });
 
+  it('revives a record marked deleted that a page expected new holds: counted as updated, no longer deleted', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const other = await claimRun();
+    await store.pages.storePage(other.id, 0, page(kind, records([['0xc', '3']])), 'explorer');
+    await database.pool.query(`update records set deleted_at = now() where kind = $1`, [kind]);
+    const run = await claimRun();
+    await store.pages.storePage(run.id, 0, page(kind, records([['0xa', '1']])), 'explorer');
+
+    const second = await store.pages.storePage(run.id, 1, page(kind, records([['0xc', '3'], ['0xd', '4']])), 'explorer');
+
+    expect(second.counts).toEqual({ new: 1, updated: 1, unchanged: 0 });
+    const { rows } = await database.pool.query(`select key from records where kind = $1 and deleted_at is null order by key`, [kind]);
+    expect(rows.map((row: { key: string }) => row.key)).toEqual(['0xa', '0xc', '0xd']);
+  });
+
+  it('keeps one open version per record for an append query, whether a page is inserted plainly or stored again by lookup', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const append = (items: [string, string][]) => ({ ...page(kind, records(items)), writeMode: { refreshScope: null, keepHistory: true } });
+    const other = await claimRun();
+    await store.pages.storePage(other.id, 0, append([['0xc', '3']]), 'explorer');
+    const run = await claimRun();
+    await store.pages.storePage(run.id, 0, append([['0xa', '1']]), 'explorer');
+
+    await store.pages.storePage(run.id, 1, append([['0xc', '3b'], ['0xd', '4']]), 'explorer');
+    await store.pages.storePage(run.id, 2, append([['0xe', '5']]), 'explorer');
+
+    const { rows } = await database.pool.query(
+      `select key, count(*)::int as versions, count(*) filter (where valid_to is null)::int as open,
+        max(payload->>'value') filter (where valid_to is null) as value
+        from record_versions where kind = $1 group by key order by key`,
+      [kind],
+    );
+    expect(rows).toEqual([
+      { key: '0xa', versions: 1, open: 1, value: '1' },
+      { key: '0xc', versions: 2, open: 1, value: '3b' },
+      { key: '0xd', versions: 1, open: 1, value: '4' },
+      { key: '0xe', versions: 1, open: 1, value: '5' },
+    ]);
+  });
+
   it('after a page of changed records, upserts the next page without looking records up', async () => {
     const kind = `tx-${randomUUID()}`;
     const other = await claimRun();
@@ -189,7 +230,7 @@ describe('PageWrites.storePage: how records are written', () => {
 
     const second = await pages.storePage(run.id, 1, page(kind, records([['0xc', '3'], ['0xa', '1c']])), 'explorer');
 
-    expect(sent).toEqual([storePageLookingUpUnchanged.name, storePageOfNewRecords.name]);
+    expect(sent).toEqual([storePageLookingUpUnchanged.name, storePageUpsertingRecords.name]);
     expect(second.counts).toEqual({ new: 1, updated: 1, unchanged: 0 });
     expect(await storedValues(kind)).toEqual(['1c', '2b', '3']);
   });

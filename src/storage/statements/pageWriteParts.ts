@@ -89,8 +89,8 @@ export const KIND_HIGHEST_CHANGE = `(select coalesce(max(c.change_seq), 0) from 
 
 /**
  * Inserts the page's body, for the run the CTE `run` wrote, unless a body with its hash is stored
- * already: then the text is not even parsed, and the envelope refers to that one (the foreign key
- * is checked at the statement's end, when both are in).
+ * already: then the text is not even parsed, and the envelope refers to that one (the foreign key,
+ * ENVELOPE_BODY_KEY, is checked at the statement's end, when both are in).
  */
 export const INSERT_PAGE_BODY = `page_body as (
       insert into page_bodies (content_hash, body, bytes)
@@ -98,6 +98,9 @@ export const INSERT_PAGE_BODY = `page_body as (
       where not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
       on conflict (content_hash) do nothing
     )`;
+
+/** The envelope's foreign key to its body in page_bodies. */
+export const ENVELOPE_BODY_KEY = 'envelopes_content_hash_page_bodies_content_hash_fk';
 
 /** Inserts the page's envelope for the run the CTE `run` wrote, with the proof the CTE `page_proof` holds (no row: none). */
 export const INSERT_ENVELOPE = `envelope as (

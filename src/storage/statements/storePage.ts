@@ -25,8 +25,8 @@ export interface StorePageRow {
 }
 
 /**
- * Stores a page in one statement: locks the run if it still stands at :pagesBefore, upserts the
- * records, moves the checkpoint and counters, and inserts the envelope, each write depending on
+ * Stores a page in one statement: locks the run if it still stands at :pagesBefore, inserts or
+ * upserts the records, moves the checkpoint and counters, and inserts the envelope, each write depending on
  * that lock.
  *
  * A record that is new, changed, or back after a full refresh marked it deleted takes the next
@@ -116,13 +116,13 @@ function storePageSql(write: RecordWrite): string {
  *   the statement). A key already stored fails the whole statement with a unique violation of
  *   records' primary key, and nothing of the page is written: the caller then stores it otherwise.
  */
-export type RecordWrite = 'lookUpUnchanged' | 'upsert' | 'insert';
+type RecordWrite = 'lookUpUnchanged' | 'upsert' | 'insert';
 
 /** For pages that may hold unchanged records (a re-sync). */
 export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v10', storePageSql('lookUpUnchanged'));
 
 /** For pages expected to hold only new or changed records. */
-export const storePageOfNewRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v10', storePageSql('upsert'));
+export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v10', storePageSql('upsert'));
 
 /** For pages expected to hold only records never stored (a first sync); see RecordWrite. */
 export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v1', storePageSql('insert'));

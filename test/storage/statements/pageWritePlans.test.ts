@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NamedStatement } from '../../../src/storage/namedStatement.js';
-import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageOfNewRecords } from '../../../src/storage/statements/storePage.js';
+import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageUpsertingRecords } from '../../../src/storage/statements/storePage.js';
 import { storeUnchangedPage } from '../../../src/storage/statements/storeUnchangedPage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
@@ -34,7 +34,7 @@ async function genericPlan(statement: NamedStatement<object>): Promise<string> {
 describe('the statements that store a page', () => {
   for (const [name, statement] of [
     ['storePage (first sync)', storePageInsertingRecords],
-    ['storePage (new or changed records)', storePageOfNewRecords],
+    ['storePage (new or changed records)', storePageUpsertingRecords],
     ['storePage (re-sync)', storePageLookingUpUnchanged],
     ['storeUnchangedPage', storeUnchangedPage],
   ] as const) {
