@@ -109,8 +109,7 @@ export class PageWrites {
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
       if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
     }
-    const withPayloads = { ...params, payloads: records.payloads };
-    const row = last === 'inserted' ? await this.insertRecords(withPayloads) : await this.storeWith(last === 'written' ? storePageUpsertingRecords : storePageLookingUpUnchanged, withPayloads);
+    const row = await this.storeWithRecords(last, { ...params, payloads: records.payloads });
     if (!row?.version) throw takenOver(runId, pagesBefore);
     const counts = countsOf(records.keys.length, row);
     const how = counts.unchanged > 0 ? 'unchanged' : counts.updated > 0 ? 'written' : 'inserted';
@@ -123,8 +122,14 @@ export class PageWrites {
     this.withoutProofs.delete(runId);
   }
 
-  /** Stores the page by a plain insert of its records; if one is stored already, looking up unchanged ones instead. */
-  private async insertRecords(params: StorePageParams): Promise<StorePageRow | undefined> {
+  /**
+   * Stores the page with its records as the run's last page suggests: after one of only new
+   * records by a plain insert, and if one is stored already, looking up unchanged ones instead;
+   * after new or changed ones without the lookup; else with it.
+   */
+  private async storeWithRecords(last: LastPage | undefined, params: StorePageParams): Promise<StorePageRow | undefined> {
+    if (last === 'written') return this.storeWith(storePageUpsertingRecords, params);
+    if (last !== 'inserted') return this.storeWith(storePageLookingUpUnchanged, params);
     try {
       return await this.storeWith(storePageInsertingRecords, params);
     } catch (error) {

@@ -22,16 +22,16 @@ export function databaseFailureOf(error: unknown): DatabaseFailure | undefined {
   return undefined;
 }
 
-/**
- * Data exceptions (22xxx) and integrity violations (23xxx) fail the same way on every attempt;
- * connection and server-side faults (08xxx, 57xxx, ...) pass.
- */
 /** Whether `error` is a violation of `constraint` with SQLSTATE `code`. */
 export function isViolationOf(error: unknown, code: string, constraint: string): boolean {
   const failure = databaseFailureOf(error);
   return failure?.code === code && failure.constraint === constraint;
 }
 
+/**
+ * Data exceptions (22xxx) and integrity violations (23xxx) fail the same way on every attempt;
+ * connection and server-side faults (08xxx, 57xxx, ...) pass.
+ */
 export function isPermanentDatabaseFailure(failure: DatabaseFailure): boolean {
   return failure.code.startsWith('22') || failure.code.startsWith('23');
 }

@@ -144,15 +144,16 @@ function pageWritesTelling(): { pages: PageWrites; sent: string[] } {
   return { pages: new PageWrites(pool), sent };
 }
 
-const records = (pairs: [hash: string, value: string][]) => pairs.map(([hash, value]) => ({ hash, value }));
+/** A page of transactions with these hashes (their keys) and values. */
+const pageOfTxs = (kind: string, pairs: [hash: string, value: string][]) => page(kind, pairs.map(([hash, value]) => ({ hash, value })));
 
 describe('PageWrites.storePage: how records are written', () => {
   it('after a page of only new records, inserts the next page of new records plainly', async () => {
     const kind = `tx-${randomUUID()}`;
     const run = await claimRun();
     const { pages, sent } = pageWritesTelling();
-    await pages.storePage(run.id, 0, page(kind, records([['0xa', '1'], ['0xb', '2']])), 'explorer');
-    const second = await pages.storePage(run.id, 1, page(kind, records([['0xc', '3'], ['0xd', '4']])), 'explorer');
+    await pages.storePage(run.id, 0, pageOfTxs(kind, [['0xa', '1'], ['0xb', '2']]), 'explorer');
+    const second = await pages.storePage(run.id, 1, pageOfTxs(kind, [['0xc', '3'], ['0xd', '4']]), 'explorer');
 
     expect(sent).toEqual([storePageLookingUpUnchanged.name, storePageInsertingRecords.name]);
     expect(second.counts).toEqual({ new: 2, updated: 0, unchanged: 0 });
@@ -162,14 +163,14 @@ describe('PageWrites.storePage: how records are written', () => {
   it('stores a page expected new that holds records stored already by looking them up: each counted and written as it is', async () => {
     const kind = `tx-${randomUUID()}`;
     const other = await claimRun();
-    await store.pages.storePage(other.id, 0, page(kind, records([['0xc', '3'], ['0xd', '4']])), 'explorer');
+    await store.pages.storePage(other.id, 0, pageOfTxs(kind, [['0xc', '3'], ['0xd', '4']]), 'explorer');
     const changeSeqOfKeptRecord = async () => (await database.pool.query(`select change_seq from records where kind = $1 and key = '0xd'`, [kind])).rows[0] as unknown;
     const before = await changeSeqOfKeptRecord();
     const run = await claimRun();
     const { pages, sent } = pageWritesTelling();
-    await pages.storePage(run.id, 0, page(kind, records([['0xa', '1'], ['0xb', '2']])), 'explorer');
+    await pages.storePage(run.id, 0, pageOfTxs(kind, [['0xa', '1'], ['0xb', '2']]), 'explorer');
 
-    const second = await pages.storePage(run.id, 1, page(kind, records([['0xc', '3b'], ['0xd', '4'], ['0xe', '5']])), 'explorer');
+    const second = await pages.storePage(run.id, 1, pageOfTxs(kind, [['0xc', '3b'], ['0xd', '4'], ['0xe', '5']]), 'explorer');
 
     expect(sent).toEqual([storePageLookingUpUnchanged.name, storePageInsertingRecords.name, storePageLookingUpUnchanged.name]);
     expect(second.counts).toEqual({ new: 1, updated: 1, unchanged: 1 });
@@ -183,12 +184,12 @@ describe('PageWrites.storePage: how records are written', () => {
   it('revives a record marked deleted that a page expected new holds: counted as updated, no longer deleted', async () => {
     const kind = `tx-${randomUUID()}`;
     const other = await claimRun();
-    await store.pages.storePage(other.id, 0, page(kind, records([['0xc', '3']])), 'explorer');
+    await store.pages.storePage(other.id, 0, pageOfTxs(kind, [['0xc', '3']]), 'explorer');
     await database.pool.query(`update records set deleted_at = now() where kind = $1`, [kind]);
     const run = await claimRun();
-    await store.pages.storePage(run.id, 0, page(kind, records([['0xa', '1']])), 'explorer');
+    await store.pages.storePage(run.id, 0, pageOfTxs(kind, [['0xa', '1']]), 'explorer');
 
-    const second = await store.pages.storePage(run.id, 1, page(kind, records([['0xc', '3'], ['0xd', '4']])), 'explorer');
+    const second = await store.pages.storePage(run.id, 1, pageOfTxs(kind, [['0xc', '3'], ['0xd', '4']]), 'explorer');
 
     expect(second.counts).toEqual({ new: 1, updated: 1, unchanged: 0 });
     const { rows } = await database.pool.query(`select key from records where kind = $1 and deleted_at is null order by key`, [kind]);
@@ -197,7 +198,7 @@ describe('PageWrites.storePage: how records are written', () => {
 
   it('keeps one open version per record for an append query, whether a page is inserted plainly or stored again by lookup', async () => {
     const kind = `tx-${randomUUID()}`;
-    const append = (items: [string, string][]) => ({ ...page(kind, records(items)), writeMode: { refreshScope: null, keepHistory: true } });
+    const append = (items: [string, string][]) => ({ ...pageOfTxs(kind, items), writeMode: { refreshScope: null, keepHistory: true } });
     const other = await claimRun();
     await store.pages.storePage(other.id, 0, append([['0xc', '3']]), 'explorer');
     const run = await claimRun();
@@ -223,12 +224,12 @@ describe('PageWrites.storePage: how records are written', () => {
   it('after a page of changed records, upserts the next page without looking records up', async () => {
     const kind = `tx-${randomUUID()}`;
     const other = await claimRun();
-    await store.pages.storePage(other.id, 0, page(kind, records([['0xa', '1'], ['0xb', '2']])), 'explorer');
+    await store.pages.storePage(other.id, 0, pageOfTxs(kind, [['0xa', '1'], ['0xb', '2']]), 'explorer');
     const run = await claimRun();
     const { pages, sent } = pageWritesTelling();
-    await pages.storePage(run.id, 0, page(kind, records([['0xa', '1b'], ['0xb', '2b']])), 'explorer');
+    await pages.storePage(run.id, 0, pageOfTxs(kind, [['0xa', '1b'], ['0xb', '2b']]), 'explorer');
 
-    const second = await pages.storePage(run.id, 1, page(kind, records([['0xc', '3'], ['0xa', '1c']])), 'explorer');
+    const second = await pages.storePage(run.id, 1, pageOfTxs(kind, [['0xc', '3'], ['0xa', '1c']]), 'explorer');
 
     expect(sent).toEqual([storePageLookingUpUnchanged.name, storePageUpsertingRecords.name]);
     expect(second.counts).toEqual({ new: 1, updated: 1, unchanged: 0 });

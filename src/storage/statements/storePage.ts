@@ -26,8 +26,8 @@ export interface StorePageRow {
 
 /**
  * Stores a page in one statement: locks the run if it still stands at :pagesBefore, inserts or
- * upserts the records, moves the checkpoint and counters, and inserts the envelope, each write depending on
- * that lock.
+ * upserts the records, moves the checkpoint and counters, and inserts the envelope, each write
+ * depending on that lock.
  *
  * A record that is new, changed, or back after a full refresh marked it deleted takes the next
  * change_seq (see CHANGE_ORDER); for an append query its version is also kept in record_versions,
@@ -113,8 +113,9 @@ function storePageSql(write: RecordWrite): string {
  * - `upsert`: the same without the lookup, which is wasted work for records new or changed.
  * - `insert`: a plain insert, for records expected to be new (a first sync): no ON CONFLICT, whose
  *   speculative insertion costs an extra index probe and WAL record per row (a tenth to a sixth
- *   of the statement's CPU, measured). A key already stored fails the whole statement with a unique violation of
- *   records' primary key, and nothing of the page is written: the caller then stores it otherwise.
+ *   of the statement's CPU, measured). A key already stored fails the whole statement with a
+ *   unique violation of records' primary key, and nothing of the page is written: the caller
+ *   then stores it otherwise.
  */
 type RecordWrite = 'lookUpUnchanged' | 'upsert' | 'insert';
 
