@@ -1,17 +1,16 @@
 import type { Config } from '../config/schema.js';
 import { LocalRateLimiter } from '../http/LocalRateLimiter.js';
 import { OPEN_GATE, type RequestGate } from '../http/RequestGate.js';
-import { SourceClient } from '../http/SourceClient.js';
+import { SourceClient, sourceConnections } from '../http/SourceClient.js';
 import { configuredSecrets, SecretScrubber } from '../observability/SecretScrubber.js';
 
-/** One keep-alive client and one rate-limit gate per configured source, made on first use. */
 export interface SourceRegistryOptions {
   /** Makes a source's rate-limit gate; in-process by default, Redis-backed in workers. */
   makeGate?: (source: string, max: number, durationMs: number) => RequestGate;
   onRequestEnded?: (source: string, status: string, latencyMs: number) => void;
 }
 
-
+/** One keep-alive client (a connection for each run the worker runs at once) and one rate-limit gate per configured source, made on first use. */
 export class SourceRegistry {
   private readonly clients = new Map<string, SourceClient>();
   private readonly gates = new Map<string, RequestGate>();
@@ -32,7 +31,7 @@ export class SourceRegistry {
       if (!source) throw new Error(`no source named "${name}" in the config`);
       const report = this.options.onRequestEnded;
       const onRequestEnded = report ? (status: string, latencyMs: number) => report(name, status, latencyMs) : undefined;
-      client = new SourceClient(name, source, { onRequestEnded, secrets: this.secrets });
+      client = new SourceClient(name, source, { connections: sourceConnections(this.config.worker.concurrency), onRequestEnded, secrets: this.secrets });
       this.clients.set(name, client);
     }
     return client;

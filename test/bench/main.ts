@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ensureLocalStack } from '../../src/localstack/localStack.js';
 import { migrateDatabase } from '../../src/storage/database.js';
-import { benchConfigTree, expectedRecords, txListJob, type TxListJob } from './benchConfig.js';
+import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob, type TxListJob } from './benchConfig.js';
 import { machine, versions } from './environment.js';
 import { measureFetchParse } from './fetchParseLimit.js';
 import { measureIdleWorker } from './idleWorker.js';
@@ -91,7 +91,7 @@ try {
   say(`   ${Math.round(naive.recordsPerS)} records/s`);
 
   const txRun = async (label: string, job: TxListJob, expectedNew: number): Promise<MeasuredRuns> => {
-    const { tree, webhookUuid } = benchConfigTree({ sim, txJobs: [job], concurrency: 2 });
+    const { tree, webhookUuid } = benchConfigTree({ sim, txJobs: [job], concurrency: TX_RUN_CONCURRENCY });
     say(`${label}…`);
     const [result] = (await measureRuns({
       configTree: tree,
@@ -179,7 +179,7 @@ try {
     'before each e2e phase (untimed): VACUUM (ANALYZE) of feedsync tables and CHECKPOINT, so no phase pays for the previous one',
     `items 3 and 4: ${SIZES.bigPairs} pair(s) of first run and unchanged re-sync, feedsync's tables emptied (untimed) before each pair after the first; the figures are the pair with the median re-sync / first ratio, and peak RSS at ${SIZES.big} is the highest of all first runs`,
     'every measured phase runs in a fresh worker process, `feedsync worker` as it ships (node dist/cli/main.js, dist/ rebuilt first if a source is newer), the one-page trials all in one; peak RSS is its VmHWM',
-    `worker concurrency: 2 for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs; notices are delivered by the notify queue's drains, webhook.concurrency (10) at a time`,
+    `worker concurrency: ${TX_RUN_CONCURRENCY} for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs (a worker keeps as many keep-alive connections to a source as its concurrency, at least 4); notices are delivered by the notify queue's drains, webhook.concurrency (10) at a time`,
     `one-page runs: ${SIZES.smallRunsTrials} trial(s) of ${SIZES.smallRuns} runs, one after another in one worker process, each on blocks of its own; the figure is the median trial. Before the first, ${SIZES.smallRunsWarmUp} untimed warm-up runs; before each, VACUUM (ANALYZE): the worker's code compiled and its cached plans made for tables of a live size, as in a worker that has run a while`,
     `storage: feedsync's tables (with indexes and TOAST) after one sync of ${expectedRecords(BIG)} txs into empty tables, then after ${SIZES.storageResyncs} unchanged re-syncs of the same query, each in a fresh worker process; each page body is stored once (page_bodies), a re-sync adds envelope rows`,
     `fan-out: one tick of a query with forEach over ${SIZES.fanOutValues} blocks (one one-page run each, each run's notice too, as for the one-page runs), in a fresh worker process after the same warm-up; from the enqueue (which opens the tick and its runs in Postgres and queues them in bulk) to the last run's notice`,

@@ -1,11 +1,12 @@
 import { hash } from 'node:crypto';
 import { Pool } from 'undici';
-import { DEFAULT_SOURCE_CONNECTIONS } from '../../src/http/SourceClient.js';
+import { sourceConnections } from '../../src/http/SourceClient.js';
 import { PAGES_AHEAD_DEPTH } from '../../src/sync/PagesAhead.js';
+import { TX_RUN_CONCURRENCY } from './benchConfig.js';
 import { fetchTxList, RESULT_WINDOW, slideWindow, txListPath, type TxQuery } from './txPages.js';
 
-/** feedsync's keep-alive connections to a source. */
-export const FEEDSYNC_HTTP_CONNECTIONS = DEFAULT_SOURCE_CONNECTIONS;
+/** feedsync's keep-alive connections to a source, in the worker that syncs the txlist query. */
+export const FEEDSYNC_HTTP_CONNECTIONS = sourceConnections(TX_RUN_CONCURRENCY);
 /** feedsync's pages on their way behind the one being stored. */
 export const FEEDSYNC_PAGES_AHEAD = PAGES_AHEAD_DEPTH;
 
