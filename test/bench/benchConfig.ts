@@ -29,9 +29,9 @@ const FAN_OUT_FIRST_BLOCK = 70_001;
 /** The rate budget's runs read blocks from here on, apart from the others, under a records kind of their own. */
 const RATE_BUDGET_FIRST_BLOCK = 90_001;
 export const RATE_BUDGET_JOB = 'rate-budget';
+export const RATE_BUDGET_KIND = 'block_rate_budget';
 /** Worker concurrency for the txlist runs: one run at a time, and the notify queue's drain beside it. */
 export const TX_RUN_CONCURRENCY = 2;
-export const RATE_BUDGET_KIND = 'block_rate_budget';
 
 export interface BenchConfigOptions {
   sim: SimulatorUrls;
