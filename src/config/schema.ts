@@ -110,6 +110,8 @@ export const sourceSchema = z
   maxResponseBytes: count(1).default(64 * 1024 * 1024),
   retry: retryPolicySchema.prefault({}),
   rateLimit: rateLimitSchema.optional(),
+  /** Most connections a worker process keeps to the source (an upstream that caps them per key or address); by default one for each request its runs may have in flight. */
+  connections: count(1).optional(),
   paging: pagingSchema.prefault({}),
   response: responseSchema.prefault({}),
   errors: responseErrorsSchema.prefault({}),

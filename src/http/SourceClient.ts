@@ -36,22 +36,11 @@ export interface FetchedPage {
   latencyMs: number;
 }
 
-/** The fewest keep-alive connections to an upstream: enough for one run's page in hand and its pages ahead (PagesAhead). */
-export const MIN_SOURCE_CONNECTIONS = 4;
-
-/**
- * Keep-alive connections to an upstream for a worker that runs `concurrency` runs at once: one a
- * run, and never fewer than MIN_SOURCE_CONNECTIONS. Fewer would queue the runs' requests inside
- * the process, unseen: 2,000 one-page runs at concurrency 64 waited ~100 ms a request for one of 4
- * sockets (the upstream answered in ~1 ms), and their envelopes counted the wait as the upstream's
- * latency. How fast an upstream may be asked is `rateLimit`'s to say, not the socket count's.
- */
-export function sourceConnections(concurrency: number): number {
-  return Math.max(MIN_SOURCE_CONNECTIONS, concurrency);
-}
+/** Keep-alive connections to an upstream unless the client is told otherwise (SourceRegistry sizes them for a worker). */
+export const DEFAULT_SOURCE_CONNECTIONS = 4;
 
 export interface SourceClientOptions {
-  /** Connections kept alive to the upstream (default MIN_SOURCE_CONNECTIONS; see sourceConnections). */
+  /** Most connections kept alive to the upstream (default DEFAULT_SOURCE_CONNECTIONS). */
   connections?: number;
   /** Called once per request with its HTTP status (or error kind when there was none) and latency. */
   onRequestEnded?: (status: string, latencyMs: number) => void;
@@ -96,7 +85,7 @@ export class SourceClient {
     // add timers per request and per chunk. The connect timeout drops a connection attempt the
     // deadline has already given up on.
     this.pool = new Pool(this.origin, {
-      connections: options.connections ?? MIN_SOURCE_CONNECTIONS,
+      connections: options.connections ?? DEFAULT_SOURCE_CONNECTIONS,
       keepAliveTimeout: 30_000,
       headersTimeout: 0,
       bodyTimeout: 0,

@@ -1,8 +1,9 @@
 import type { Config } from '../config/schema.js';
 import { LocalRateLimiter } from '../http/LocalRateLimiter.js';
 import { OPEN_GATE, type RequestGate } from '../http/RequestGate.js';
-import { SourceClient, sourceConnections } from '../http/SourceClient.js';
+import { SourceClient } from '../http/SourceClient.js';
 import { configuredSecrets, SecretScrubber } from '../observability/SecretScrubber.js';
+import { PAGES_AHEAD_DEPTH } from './PagesAhead.js';
 
 export interface SourceRegistryOptions {
   /** Makes a source's rate-limit gate; in-process by default, Redis-backed in workers. */
@@ -10,7 +11,18 @@ export interface SourceRegistryOptions {
   onRequestEnded?: (source: string, status: string, latencyMs: number) => void;
 }
 
-/** One keep-alive client (a connection for each run the worker runs at once) and one rate-limit gate per configured source, made on first use. */
+/**
+ * Keep-alive connections to a source for a worker that runs `concurrency` runs at once: one for
+ * each request they may have in flight (a run's page and its pages ahead). Fewer would make runs
+ * queue for a socket inside the process, unseen, the wait counted as the upstream's latency; how
+ * fast a source may be asked is its rateLimit's to say, and how many connections it takes, its
+ * `connections`.
+ */
+export function sourceConnections(concurrency: number): number {
+  return concurrency * (1 + PAGES_AHEAD_DEPTH);
+}
+
+/** One keep-alive client and one rate-limit gate per configured source, made on first use. */
 export class SourceRegistry {
   private readonly clients = new Map<string, SourceClient>();
   private readonly gates = new Map<string, RequestGate>();
@@ -31,7 +43,8 @@ export class SourceRegistry {
       if (!source) throw new Error(`no source named "${name}" in the config`);
       const report = this.options.onRequestEnded;
       const onRequestEnded = report ? (status: string, latencyMs: number) => report(name, status, latencyMs) : undefined;
-      client = new SourceClient(name, source, { connections: sourceConnections(this.config.worker.concurrency), onRequestEnded, secrets: this.secrets });
+      const connections = source.connections ?? sourceConnections(this.config.worker.concurrency);
+      client = new SourceClient(name, source, { connections, onRequestEnded, secrets: this.secrets });
       this.clients.set(name, client);
     }
     return client;

@@ -30,7 +30,7 @@ const FAN_OUT_FIRST_BLOCK = 70_001;
 const RATE_BUDGET_FIRST_BLOCK = 90_001;
 export const RATE_BUDGET_JOB = 'rate-budget';
 export const RATE_BUDGET_KIND = 'block_rate_budget';
-/** Worker concurrency for the txlist runs: one run at a time, and the notify queue's drain beside it. */
+/** Worker concurrency for the txlist runs, which are queued one at a time. */
 export const TX_RUN_CONCURRENCY = 2;
 
 export interface BenchConfigOptions {

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { Pool } from 'undici';
-import { sourceConnections } from '../../src/http/SourceClient.js';
 import { PAGES_AHEAD_DEPTH } from '../../src/sync/PagesAhead.js';
+import { sourceConnections } from '../../src/sync/SourceRegistry.js';
 import { TX_RUN_CONCURRENCY } from './benchConfig.js';
 import { fetchTxList, RESULT_WINDOW, slideWindow, txListPath, type TxQuery } from './txPages.js';
 

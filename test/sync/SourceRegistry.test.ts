@@ -1,75 +1,74 @@
-import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
-import { startLocalApi, type LocalApi } from '../support/localApi.js';
 import { waitFor } from '../support/waitFor.js';
 
-const REPLY = '{"status":"success","data":{"items":[]},"message":"ok"}';
+/** An upstream that holds each request until the test answers them all (and then every later one at once), and counts the connections made to it. */
+let server: Server;
+let baseUrl: string;
+const held: ServerResponse[] = [];
+let holding = true;
+let connections = 0;
 
-/** An upstream that holds every request it gets until the test answers them, counting those open at once. */
-async function holdingUpstream(): Promise<LocalApi & { open: () => number; answerAll: () => void }> {
-  const held: ServerResponse[] = [];
-  let answering = false;
-  const answer = (response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end(REPLY);
-  const api = await startLocalApi((_request, response) => {
-    if (answering) return answer(response);
-    held.push(response);
-  });
-  return {
-    ...api,
-    open: () => held.length,
-    answerAll: () => {
-      answering = true;
-      held.splice(0).forEach(answer);
-    },
-  };
-}
+const answer = (response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"items":[]},"message":"ok"}');
+const answerAll = () => {
+  holding = false;
+  held.splice(0).forEach(answer);
+};
 
-let cleanUp: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanUp.reverse()) await step();
-  cleanUp = [];
+beforeAll(async () => {
+  server = createServer((_request, response) => (holding ? void held.push(response) : answer(response)));
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
+afterEach(() => {
+  answerAll();
+  server.closeAllConnections();
+  holding = true;
+  connections = 0;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-/** A registry for a worker of `concurrency`, its one source on `baseUrl`. */
-function registryFor(baseUrl: string, concurrency: number): SourceRegistry {
+function registryFor(worker: { concurrency: number }, source: Record<string, unknown> = {}): SourceRegistry {
   const config = parseConfig(
     {
-      sources: { music: { baseUrl, apiKey: 'k-music-0123', path: '/2.0/' } },
+      sources: { music: { baseUrl, apiKey: 'k-music-0123', path: '/2.0/', ...source } },
       jobs: [{ name: 'artists', source: 'music', records: { path: 'items', kind: 'artist' }, queries: [{ params: { method: 'artist.search' } }] }],
-      worker: { concurrency },
+      worker,
     },
     'test',
     {},
   );
-  const registry = new SourceRegistry(config);
-  cleanUp.push(() => registry.close());
-  return registry;
+  return new SourceRegistry(config);
 }
 
-/** Sends `count` requests at once and says how many reached the upstream together before any was answered. */
-async function requestsOpenTogether(concurrency: number, count: number, expected: number): Promise<number> {
-  const upstream = await holdingUpstream();
-  cleanUp.push(() => upstream.close());
-  const client = registryFor(upstream.baseUrl, concurrency).client('music');
-  const pages = Array.from({ length: count }, (_, index) => client.fetchPage({ page: String(index + 1) }));
-  let open: number;
+/**
+ * Sends `count` requests at once through the registry's client, waits until `together` of them are
+ * held by the upstream at the same time, then answers every one; returns how many connections were made.
+ */
+async function connectionsFor(registry: SourceRegistry, count: number, together: number): Promise<number> {
+  const client = registry.client('music');
+  const pages = Promise.all(Array.from({ length: count }, (_, index) => client.fetchPage({ page: String(index + 1) })));
   try {
-    open = await waitFor(`${expected} requests open at the upstream at once`, () => upstream.open() >= expected && upstream.open(), 5_000);
+    await waitFor(`${together} requests held by the upstream at once`, () => held.length >= together, 5_000);
   } finally {
-    upstream.answerAll();
+    answerAll();
+    await pages.catch(() => undefined);
+    await registry.close();
   }
-  expect((await Promise.all(pages)).map((page) => page.envelope.status)).toEqual(Array.from({ length: count }, () => 'success'));
-  return open;
+  expect((await pages).every((page) => page.envelope.status === 'success')).toBe(true);
+  return connections;
 }
 
 describe('SourceRegistry', () => {
-  it("keeps a connection to a source for each run the worker runs at once: 16 runs' requests reach it together", async () => {
-    expect(await requestsOpenTogether(16, 20, 16)).toBe(16);
+  it("keeps a connection to a source for each request the worker's runs may have in flight: 6 at concurrency 2", async () => {
+    expect(await connectionsFor(registryFor({ concurrency: 2 }), 8, 6)).toBe(6);
   });
 
-  it('keeps four connections at least, for one run and its pages ahead, at concurrency 1', async () => {
-    expect(await requestsOpenTogether(1, 6, 4)).toBe(4);
+  it("keeps no more connections to a source than its `connections` setting, the other requests waiting for one", async () => {
+    expect(await connectionsFor(registryFor({ concurrency: 2 }, { connections: 2 }), 5, 2)).toBe(2);
   });
 });
