@@ -73,6 +73,7 @@ const rows: Row[] = [
   { what: 'too many request attempts', edit: (t) => (t.sources.music.retry = { attempts: 21 }), path: 'sources.music.retry.attempts', message: /at most 20/ },
   { what: 'a rate-limit window past int32', edit: (t) => (t.sources.music.rateLimit = { max: 5, durationMs: INT32_OVER }), path: 'sources.music.rateLimit.durationMs', message: /at most 2147483647/ },
   { what: 'a rate limit of no request', edit: (t) => (t.sources.music.rateLimit = { max: 0 }), path: 'sources.music.rateLimit.max', message: /at least 1/ },
+  { what: 'a source allowed no connection', edit: (t) => (t.sources.music.connections = 0), path: 'sources.music.connections', message: /at least 1/ },
   { what: 'a page cap past int32', edit: (t) => (t.sources.music.paging = { maxPages: INT32_OVER }), path: 'sources.music.paging.maxPages', message: /at most 2147483647/ },
   { what: 'a page size of half an item', edit: (t) => (t.sources.music.paging = { limit: 2.5 }), path: 'sources.music.paging.limit', message: /whole number/ },
   { what: 'a lock duration past int32', edit: (t) => (t.worker.lockDurationMs = INT32_OVER), path: 'worker.lockDurationMs', message: /at most 2147483647/ },
