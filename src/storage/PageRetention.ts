@@ -2,10 +2,11 @@ import type pg from 'pg';
 import { INT32_MAX } from '../config/bounds.js';
 import type { EnvelopeRetention } from '../config/retentionSchema.js';
 import type { Config, JobConfig } from '../config/schema.js';
-import { databaseFailureOf, FOREIGN_KEY_VIOLATION } from './databaseError.js';
+import { FOREIGN_KEY_VIOLATION, isViolationOf } from './databaseError.js';
 import { countPrunable } from './statements/countPrunable.js';
 import { deleteOrphanBodies } from './statements/deleteOrphanBodies.js';
 import { deletePrunableEnvelopes } from './statements/deletePrunableEnvelopes.js';
+import { ENVELOPE_BODY_KEY } from './statements/pageWriteParts.js';
 
 /** What pruning removed, or would remove. */
 export interface PruneResult {
@@ -81,8 +82,9 @@ export class PageRetention {
       try {
         row = (await this.pool.query<{ last: string | null; bodies: number; bytes: string }>(deleteOrphanBodies.with({ after, limit: BODIES_PER_BATCH }))).rows[0]!;
       } catch (error) {
-        // A sync came to refer to one of the batch's bodies as it went: the batch is looked at again.
-        if (databaseFailureOf(error)?.code === FOREIGN_KEY_VIOLATION) continue;
+        // A sync came to refer to one of the batch's bodies as it went: the batch is looked at again
+        // (the other side of the race PageWrites.send meets).
+        if (isViolationOf(error, FOREIGN_KEY_VIOLATION, ENVELOPE_BODY_KEY)) continue;
         throw error;
       }
       if (row.last === null) return { bodies, bytes };
