@@ -14,6 +14,7 @@ import {
   type StorePageParams,
   type StorePageRow,
 } from './statements/storePage.js';
+import { storeBodyAhead } from './statements/storeBodyAhead.js';
 import { storeProvenPage, type StoreProvenPageRow } from './statements/storeProvenPage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
 
@@ -65,6 +66,9 @@ export class RunTakenOverError extends Error {
   override readonly name = 'RunTakenOverError';
 }
 
+/** The pool pages are stored on; its counts tell whether a connection is to spare (see storeBodyAhead). */
+export type PagePool = Pick<pg.Pool, 'query' | 'idleCount' | 'totalCount' | 'waitingCount'> & { options: Pick<pg.PoolOptions, 'max'> };
+
 /** Runs whose pages are remembered (whether the last one held unchanged records) at most; past it the memory starts again. */
 const REMEMBERED_RUNS = 10_000;
 
@@ -88,7 +92,7 @@ export class PageWrites {
   /** Runs none of whose pages had a proof on record so far: they are not offered as proven again. */
   private readonly withoutProofs = new Set<string>();
 
-  constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
+  constructor(private readonly pool: PagePool) {}
 
   /** Whether the run's next page will likely be proven unchanged, so that its records need not be serialised ahead. */
   expectsProven(runId: string): boolean {
@@ -114,6 +118,21 @@ export class PageWrites {
     const counts = countsOf(records.keys.length, row);
     const how = counts.unchanged > 0 ? 'unchanged' : counts.updated > 0 ? 'written' : 'inserted';
     return this.stored(runId, { counts, version: row.version, records }, records.keys.length === 0 ? last : how);
+  }
+
+  /**
+   * Stores a page's body ahead of its page, on another of the pool's connections: a run's pages are
+   * stored one at a time, and the body's JSON check (about a tenth of a 1000-record page's
+   * statement) is then done beside the page before it, not after. Only on a connection to spare,
+   * so that no page's statement waits behind a body; false if none was. Storing the page later
+   * does not depend on it (see storeBodyAhead). A body whose page is never stored (its run ended
+   * first) is an orphan, which pruning removes (PageRetention).
+   */
+  async storeBodyAhead(body: Pick<PageEnvelope, 'contentHash' | 'raw' | 'bytes'>): Promise<boolean> {
+    const { idleCount, totalCount, waitingCount, options } = this.pool;
+    if (waitingCount > 0 || (idleCount === 0 && totalCount >= options.max)) return false;
+    await this.pool.query(storeBodyAhead.with({ contentHash: body.contentHash, body: body.raw, bytes: body.bytes }));
+    return true;
   }
 
   /** Forgets a run that ended. */

@@ -58,7 +58,7 @@ export function openStorage(databaseUrl: string, options: { max?: number } = {})
  * connection (named): the hot paths, where Drizzle's query building and Postgres's re-planning
  * of unnamed statements cost more than the statement itself.
  */
-export function poolOf(db: Database): Pick<pg.Pool, 'query' | 'connect'> {
+export function poolOf(db: Database): pg.Pool {
   const client = (db as Database & { $client?: unknown }).$client;
   if (!(client instanceof pg.Pool)) throw new Error('a Drizzle database over a pg Pool is needed');
   return client;

@@ -8,6 +8,7 @@ import type { PagePosition, Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import { withoutNulChars } from '../storage/nulChars.js';
+import type { PageEnvelope } from '../storage/PageWrites.js';
 import { highestValue, pageOrder } from './incrementalOrder.js';
 import type { PageSource, PreparedPage } from './PagesAhead.js';
 import { pageRecords } from './pageRecords.js';
@@ -29,6 +30,8 @@ export interface PreparePagesOptions {
   derivation: string | null;
   /** Whether the run's next page will likely be proven stored unchanged: its records are then serialised only if needed. */
   expectsProven: () => boolean;
+  /** Told of each page's envelope as soon as it is ready, before the page's turn to be stored. */
+  onPrepared?: (page: number, envelope: PageEnvelope) => void;
 }
 
 /**
@@ -71,9 +74,11 @@ function prepareFetched(options: PreparePagesOptions, at: PagePosition, page: nu
   const derivation = pageDerivation(options.derivation, at.skipKeys);
   const serialise = () => pageRecords(query, keys, items, selected.filtered, log.child({ page }));
   const records = derivation !== null && options.expectsProven() ? serialise : serialise();
+  // Text columns cannot hold U+0000 either.
+  const pageEnvelope = { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs };
+  options.onPrepared?.(page, pageEnvelope);
   return {
-    // Text columns cannot hold U+0000 either.
-    envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs },
+    envelope: pageEnvelope,
     expectedTotal: readTotal(envelope.data, query.paging.totalPath),
     advance,
     records,

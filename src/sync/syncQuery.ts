@@ -11,6 +11,7 @@ import { pageWriteMode, refreshScopeOf } from '../storage/writeModes.js';
 import type { RunStore } from '../storage/RunStore.js';
 import { waitOutStorageOutage } from '../storage/storageOutage.js';
 import { isEnded, type NoticeToQueue, type RunIdentity, type RunOutcome, type RunState } from '../storage/runState.js';
+import { BodiesAhead } from './BodiesAhead.js';
 import { PagesAhead } from './PagesAhead.js';
 import { preparePages } from './preparePages.js';
 import { recordsDerivation } from './recordsDerivation.js';
@@ -139,6 +140,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
   const ended = new AbortController();
   const onShutdown = (): void => ended.abort();
   options.signal?.addEventListener('abort', onShutdown, { once: true });
+  const bodiesAhead = new BodiesAhead(options.store.pages, run.id, progress.pages + 1, log);
   const prepare = preparePages({
     ...options,
     query,
@@ -148,6 +150,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
     signal: ended.signal,
     derivation: recordsDerivation(query),
     expectsProven: () => options.store.pages.expectsProven(run.id),
+    onPrepared: bodiesAhead.prepared,
   });
   // Pages ahead download and are prepared while this one is stored, so the upstream, this
   // process and Postgres work at once.
@@ -179,6 +182,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
     pagesAhead.stop();
     // A run that ended early may have pages ahead waiting to retry; after the last page none are left.
     if (end === undefined) ended.abort();
+    await bodiesAhead.settled();
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { PageWrites, RunTakenOverError } from '../../src/storage/PageWrites.js';
+import { PageWrites, RunTakenOverError, type PagePool } from '../../src/storage/PageWrites.js';
 import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageUpsertingRecords } from '../../src/storage/statements/storePage.js';
 import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageOf } from '../support/storedPages.js';
@@ -84,6 +84,49 @@ describe('PageWrites.storePage: page bodies', () => {
   });
 });
 
+describe('PageWrites.storeBodyAhead', () => {
+  const bodyRow = async (contentHash: string) =>
+    (await database.pool.query<{ xmin: string; body: string }>('select xmin::text as xmin, body::text as body from page_bodies where content_hash = $1', [contentHash])).rows;
+
+  it('stores a page’s body before the page, which then refers to that row and writes no other', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const ahead = page(kind, txs([`1-${kind}`]));
+    await store.pages.storeBodyAhead(ahead);
+    const [stored] = await bodyRow(ahead.contentHash);
+    expect(stored?.body).toBe(ahead.raw);
+
+    const run = await claimRun();
+    await store.pages.storePage(run.id, 0, ahead, 'explorer');
+
+    expect(await bodiesOf([run.id])).toEqual([{ content_hash: ahead.contentHash, body: ahead.raw, stored: 1 }]);
+    expect(await bodyRow(ahead.contentHash)).toEqual([stored]);
+  });
+
+  it('stores no body while the pool has no connection to spare, so that no page waits behind one', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const busy = pageWritesTelling({ idleCount: 0, totalCount: 4, waitingCount: 0, options: { max: 4 } });
+    const waitedFor = pageWritesTelling({ idleCount: 0, totalCount: 3, waitingCount: 1, options: { max: 4 } });
+    const ahead = page(kind, txs([`1-${kind}`]));
+
+    expect(await busy.pages.storeBodyAhead(ahead)).toBe(false);
+    expect(await waitedFor.pages.storeBodyAhead(ahead)).toBe(false);
+
+    expect([...busy.sent, ...waitedFor.sent]).toEqual([]);
+    expect(await bodyRow(ahead.contentHash)).toEqual([]);
+  });
+
+  it('leaves a body stored already as it is', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const same = page(kind, txs([`1-${kind}`]));
+    await store.pages.storePage((await claimRun()).id, 0, same, 'explorer');
+    const before = await bodyRow(same.contentHash);
+
+    await store.pages.storeBodyAhead(same);
+
+    expect(await bodyRow(same.contentHash)).toEqual(before);
+  });
+});
+
 describe('PageWrites.storePage', () => {
   it('stores a re-read page whose records are all unchanged: envelope and checkpoint, no record rewritten', async () => {
     const kind = `tx-${randomUUID()}`;
@@ -133,14 +176,15 @@ describe('PageWrites.storePage', () => {
 });
 
 /** PageWrites on the test database, with the names of the statements it sends, in order. */
-function pageWritesTelling(): { pages: PageWrites; sent: string[] } {
+function pageWritesTelling(counts: Partial<Pick<PagePool, 'idleCount' | 'totalCount' | 'waitingCount' | 'options'>> = { idleCount: 1, totalCount: 1, waitingCount: 0, options: { max: 1 } }): { pages: PageWrites; sent: string[] } {
   const sent: string[] = [];
   const pool = {
     query: (config: { name?: string }, values?: unknown[]) => {
       sent.push(config.name ?? '(unnamed)');
       return database.pool.query(config as pg.QueryConfig, values);
     },
-  } as unknown as Pick<pg.Pool, 'query'>;
+    ...counts,
+  } as unknown as PagePool;
   return { pages: new PageWrites(pool), sent };
 }
 
