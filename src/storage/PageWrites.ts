@@ -69,6 +69,12 @@ export class RunTakenOverError extends Error {
 /** The pool pages are stored on; its counts tell whether a connection is to spare (see storeBodyAhead). */
 export type PagePool = Pick<pg.Pool, 'query' | 'idleCount' | 'totalCount' | 'waitingCount'> & { options: Pick<pg.PoolOptions, 'max'> };
 
+/**
+ * Bodies stored ahead of their pages at once, at most, in a process: the pool holds 4 connections
+ * beyond the worker's concurrency (one page statement per run at a time), so these fit beside them.
+ */
+const BODIES_AHEAD_AT_ONCE = 4;
+
 /** Runs whose pages are remembered (whether the last one held unchanged records) at most; past it the memory starts again. */
 const REMEMBERED_RUNS = 10_000;
 
@@ -91,6 +97,8 @@ export class PageWrites {
   private readonly lastPage = new Map<string, LastPage>();
   /** Runs none of whose pages had a proof on record so far: they are not offered as proven again. */
   private readonly withoutProofs = new Set<string>();
+  /** Bodies on their way ahead of their pages (see storeBodyAhead). */
+  private bodiesAhead = 0;
 
   constructor(private readonly pool: PagePool) {}
 
@@ -123,16 +131,21 @@ export class PageWrites {
   /**
    * Stores a page's body ahead of its page, on another of the pool's connections: a run's pages are
    * stored one at a time, and the body's JSON check (about a tenth of a 1000-record page's
-   * statement) is then done beside the page before it, not after. Only on a connection to spare,
-   * so that no page's statement waits behind a body; false if none was. Storing the page later
-   * does not depend on it (see storeBodyAhead). A body whose page is never stored (its run ended
-   * first) is an orphan, which pruning removes (PageRetention).
+   * statement) is then done beside the page before it, not after. Only on a connection to spare
+   * (none waited for, one idle or room for one) and with fewer than BODIES_AHEAD_AT_ONCE on their
+   * way, so that page statements seldom wait behind bodies; else nothing is sent. Storing the page
+   * later does not depend on it (see storeBodyAhead). A body whose page is never stored (its run
+   * ended first) is an orphan, which pruning removes (PageRetention).
    */
-  async storeBodyAhead(body: Pick<PageEnvelope, 'contentHash' | 'raw' | 'bytes'>): Promise<boolean> {
+  async storeBodyAhead(body: Pick<PageEnvelope, 'contentHash' | 'raw' | 'bytes'>): Promise<void> {
     const { idleCount, totalCount, waitingCount, options } = this.pool;
-    if (waitingCount > 0 || (idleCount === 0 && totalCount >= options.max)) return false;
-    await this.pool.query(storeBodyAhead.with({ contentHash: body.contentHash, body: body.raw, bytes: body.bytes }));
-    return true;
+    if (this.bodiesAhead >= BODIES_AHEAD_AT_ONCE || waitingCount > 0 || (idleCount === 0 && totalCount >= options.max)) return;
+    this.bodiesAhead += 1;
+    try {
+      await this.pool.query(storeBodyAhead.with({ contentHash: body.contentHash, body: body.raw, bytes: body.bytes }));
+    } finally {
+      this.bodiesAhead -= 1;
+    }
   }
 
   /** Forgets a run that ended. */

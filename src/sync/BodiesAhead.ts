@@ -10,6 +10,8 @@ import type { PageEnvelope, PageWrites } from '../storage/PageWrites.js';
  */
 export class BodiesAhead {
   private readonly pending = new Set<Promise<unknown>>();
+  /** Set once the run stops storing pages: a request still on its way may yet bring a page, whose body is then not wanted. */
+  private closed = false;
 
   constructor(
     private readonly pages: Pick<PageWrites, 'storeBodyAhead' | 'expectsProven'>,
@@ -20,7 +22,7 @@ export class BodiesAhead {
 
   /** A page is prepared (preparePages' onPrepared). */
   readonly prepared = (page: number, envelope: PageEnvelope): void => {
-    if (page === this.firstPage || this.pages.expectsProven(this.runId)) return;
+    if (this.closed || page === this.firstPage || this.pages.expectsProven(this.runId)) return;
     const stored: Promise<unknown> = this.pages
       .storeBodyAhead(envelope)
       .catch((error: unknown) => this.log.debug({ err: { message: (error as Error).message }, page }, 'page body not stored ahead; its page stores it'))
@@ -28,8 +30,9 @@ export class BodiesAhead {
     this.pending.add(stored);
   };
 
-  /** Resolves once no body is on its way: a run leaves no statement of its own behind. */
-  async settled(): Promise<void> {
+  /** Stores no more bodies; resolves once none is on its way: a run leaves no statement of its own behind. */
+  async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.pending);
   }
 }

@@ -182,7 +182,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
     pagesAhead.stop();
     // A run that ended early may have pages ahead waiting to retry; after the last page none are left.
     if (end === undefined) ended.abort();
-    await bodiesAhead.settled();
+    await bodiesAhead.close();
   }
 }
 

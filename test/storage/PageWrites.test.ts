@@ -93,6 +93,7 @@ describe('PageWrites.storeBodyAhead', () => {
     const ahead = page(kind, txs([`1-${kind}`]));
     await store.pages.storeBodyAhead(ahead);
     const [stored] = await bodyRow(ahead.contentHash);
+    expect(stored).toBeDefined();
     expect(stored?.body).toBe(ahead.raw);
 
     const run = await claimRun();
@@ -108,11 +109,39 @@ describe('PageWrites.storeBodyAhead', () => {
     const waitedFor = pageWritesTelling({ idleCount: 0, totalCount: 3, waitingCount: 1, options: { max: 4 } });
     const ahead = page(kind, txs([`1-${kind}`]));
 
-    expect(await busy.pages.storeBodyAhead(ahead)).toBe(false);
-    expect(await waitedFor.pages.storeBodyAhead(ahead)).toBe(false);
+    await busy.pages.storeBodyAhead(ahead);
+    await waitedFor.pages.storeBodyAhead(ahead);
 
     expect([...busy.sent, ...waitedFor.sent]).toEqual([]);
     expect(await bodyRow(ahead.contentHash)).toEqual([]);
+  });
+
+  it('stores at most 4 bodies at once: the pool’s connections beyond the runs’ own', async () => {
+    const kind = `tx-${randomUUID()}`;
+    let sent = 0;
+    const releases: (() => void)[] = [];
+    const pool = {
+      query: () => {
+        sent += 1;
+        return new Promise((resolve) => releases.push(() => resolve({ rows: [] })));
+      },
+      idleCount: 10,
+      totalCount: 10,
+      waitingCount: 0,
+      options: { max: 20 },
+    } as unknown as PagePool;
+    const pages = new PageWrites(pool);
+    const bodies = Array.from({ length: 6 }, (_, index) => page(kind, txs([`${index}-${kind}`])));
+
+    const five = bodies.slice(0, 5).map((body) => pages.storeBodyAhead(body));
+    expect(sent).toBe(4);
+    releases[0]!();
+    await five[0];
+    const sixth = pages.storeBodyAhead(bodies[5]!);
+    expect(sent).toBe(5);
+
+    releases.forEach((release) => release());
+    await Promise.all([...five, sixth]);
   });
 
   it('leaves a body stored already as it is', async () => {

@@ -86,11 +86,19 @@ describe('BodiesAhead, in a run', () => {
 });
 
 describe('BodiesAhead', () => {
-  const pagesWith = (storeBodyAhead: (body: PageEnvelope) => Promise<boolean>, expectsProven = false) => ({ storeBodyAhead: vi.fn(storeBodyAhead), expectsProven: () => expectsProven });
+  const pagesWith = (storeBodyAhead: (body: PageEnvelope) => Promise<void>, expectsProven = false) => ({ storeBodyAhead: vi.fn(storeBodyAhead), expectsProven: () => expectsProven });
 
   it('stores no body ahead for a page likely proven stored unchanged, which stores none', () => {
-    const pages = pagesWith(() => Promise.resolve(true), true);
+    const pages = pagesWith(() => Promise.resolve(), true);
     new BodiesAhead(pages, 'run', 1, capturingLogger().logger).prepared(2, envelope('h2'));
+    expect(pages.storeBodyAhead).not.toHaveBeenCalled();
+  });
+
+  it('stores no body for a page prepared after it closed: a request on its way as the run ended', async () => {
+    const pages = pagesWith(() => Promise.resolve());
+    const bodies = new BodiesAhead(pages, 'run', 1, capturingLogger().logger);
+    await bodies.close();
+    bodies.prepared(2, envelope('h2'));
     expect(pages.storeBodyAhead).not.toHaveBeenCalled();
   });
 
@@ -98,21 +106,21 @@ describe('BodiesAhead', () => {
     const { logger, lines } = capturingLogger();
     const bodies = new BodiesAhead(pagesWith(() => Promise.reject(new Error('connection refused'))), 'run', 1, logger);
     bodies.prepared(2, envelope('h2'));
-    await bodies.settled();
+    await bodies.close();
     expect(lines.join('')).toContain('page body not stored ahead; its page stores it');
     expect(lines.join('')).toContain('connection refused');
   });
 
-  it('settles only once every body on its way is stored', async () => {
+  it('closes only once every body on its way is stored', async () => {
     let release!: () => void;
-    const bodies = new BodiesAhead(pagesWith(() => new Promise<boolean>((resolve) => (release = () => resolve(true)))), 'run', 1, capturingLogger().logger);
+    const bodies = new BodiesAhead(pagesWith(() => new Promise<void>((resolve) => (release = resolve))), 'run', 1, capturingLogger().logger);
     bodies.prepared(2, envelope('h2'));
     const order: string[] = [];
-    const settled = bodies.settled().then(() => order.push('settled'));
+    const closed = bodies.close().then(() => order.push('closed'));
     await new Promise((resolve) => setImmediate(resolve));
     order.push('body stored');
     release();
-    await settled;
-    expect(order).toEqual(['body stored', 'settled']);
+    await closed;
+    expect(order).toEqual(['body stored', 'closed']);
   });
 });

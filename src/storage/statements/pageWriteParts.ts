@@ -88,15 +88,21 @@ export const PAGE_WITHOUT_ANOMALIES = `cardinality(:keys::text[]) > 0 and cardin
 export const KIND_HIGHEST_CHANGE = `(select coalesce(max(c.change_seq), 0) from records c where c.kind = :kind::text)`;
 
 /**
- * Inserts the page's body, for the run the CTE `run` wrote, unless a body with its hash is stored
- * already: then the text is not even parsed, and the envelope refers to that one (the foreign key,
- * ENVELOPE_BODY_KEY, is checked at the statement's end, when both are in).
+ * Inserts a page's body unless a body with its hash is stored already: then the text is not even
+ * parsed. `from`: the FROM clause the insert depends on, if any.
+ */
+export const insertPageBody = (from = ''): string => `insert into page_bodies (content_hash, body, bytes)
+      select :contentHash::text, :body::text::json, :bytes::int ${from}
+      where not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
+      on conflict (content_hash) do nothing`;
+
+/**
+ * Inserts the page's body, for the run the CTE `run` wrote, unless it is stored already (by an
+ * earlier page, or ahead of this one: see storeBodyAhead); the envelope then refers to that one
+ * (the foreign key, ENVELOPE_BODY_KEY, is checked at the statement's end, when both are in).
  */
 export const INSERT_PAGE_BODY = `page_body as (
-      insert into page_bodies (content_hash, body, bytes)
-      select :contentHash::text, :body::text::json, :bytes::int from run
-      where not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
-      on conflict (content_hash) do nothing
+      ${insertPageBody('from run')}
     )`;
 
 /** The envelope's foreign key to its body in page_bodies. */
