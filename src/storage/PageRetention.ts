@@ -3,6 +3,7 @@ import { INT32_MAX } from '../config/bounds.js';
 import type { EnvelopeRetention } from '../config/retentionSchema.js';
 import type { Config, JobConfig } from '../config/schema.js';
 import { FOREIGN_KEY_VIOLATION, isViolationOf } from './databaseError.js';
+import { countOrphanBodies } from './statements/countOrphanBodies.js';
 import { countPrunable } from './statements/countPrunable.js';
 import { deleteOrphanBodies } from './statements/deleteOrphanBodies.js';
 import { deletePrunableEnvelopes } from './statements/deletePrunableEnvelopes.js';
@@ -51,6 +52,10 @@ export class PageRetention {
       result.bodies += row.bodies;
       result.bytes += Number(row.bytes);
     }
+    // Orphans already: prune's sweep deletes them too.
+    const orphans = (await this.pool.query<{ bodies: number; bytes: string }>(countOrphanBodies.with({}))).rows[0]!;
+    result.bodies += orphans.bodies;
+    result.bytes += Number(orphans.bytes);
     return result;
   }
 

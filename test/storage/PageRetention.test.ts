@@ -88,15 +88,34 @@ describe('PageRetention', () => {
     expect(await envelopesOf([old])).toEqual([1]);
   });
 
+  it('plans the bodies no envelope refers to already, which prune deletes whatever the policies', async () => {
+    const job = `orphan-${randomUUID().slice(0, 8)}`;
+    const config = configOf(job, undefined);
+    const before = await retention.plan(config);
+    const run = await storedRun(job, [`${job}-o`], 1);
+    const { rows } = await database.pool.query<{ bytes: number }>('delete from envelopes where run_id = $1 returning bytes', [run]);
+
+    const planned = await retention.plan(config);
+
+    expect(planned.bodies - before.bodies).toBe(1);
+    expect(planned.bytes - before.bytes).toBe(rows[0]!.bytes);
+    expect(await bodyStored(`${job}-o`)).toBe(true);
+    await retention.prune(config);
+    expect(await bodyStored(`${job}-o`)).toBe(false);
+  });
+
   it('plans, removing nothing, exactly what prune then removes', async () => {
     const job = `dry-${randomUUID().slice(0, 8)}`;
     const runs = [await storedRun(job, [`${job}-1`, `${job}-2`], 9), await storedRun(job, [`${job}-3`], 8), await storedRun(job, [`${job}-3`], 1)];
     const config = configOf(job, { maxAgeDays: 7 });
+    const orphansAlready = (await retention.plan(configOf(job, undefined))).bodies;
     const planned = await retention.plan(config);
     expect(await envelopesOf(runs)).toEqual([2, 1, 1]);
-    expect(planned).toMatchObject({ jobs: [{ job, runs: 2, envelopes: 3 }], envelopes: 3, bodies: 2 });
+    expect(planned).toMatchObject({ jobs: [{ job, runs: 2, envelopes: 3 }], envelopes: 3 });
+    expect(planned.bodies - orphansAlready).toBe(2);
     const pruned = await retention.prune(config);
     expect(pruned.envelopes).toBe(planned.envelopes);
+    expect(pruned.bodies).toBe(planned.bodies);
     expect(await envelopesOf(runs)).toEqual([0, 0, 1]);
     expect(await bodyStored(`${job}-3`)).toBe(true);
   });
