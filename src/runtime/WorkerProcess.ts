@@ -9,6 +9,7 @@ import { IdleMemoryRelease } from './IdleMemoryRelease.js';
 import { OpsServer } from './OpsServer.js';
 import { openRuntime, type Runtime } from './openRuntime.js';
 import { Scheduler } from '../scheduling/Scheduler.js';
+import { CONNECTIONS_BESIDE_RUNS } from '../storage/database.js';
 import { noticeCounts } from '../storage/noticeQueries.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
 import { NotifyWorker } from '../notices/NotifyWorker.js';
@@ -75,7 +76,7 @@ export class WorkerProcess {
       makeGate: sharedRateLimits(shared, config.worker.prefix),
       onRequestEnded: (source, status, latencyMs) => metrics.requestEnded(source, status, latencyMs),
     });
-    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + 4 });
+    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + CONNECTIONS_BESIDE_RUNS });
     opened.runtime = runtime;
     const notifyWorker = options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, connect(), queues, runtime.logger) : undefined;
     const syncWorker = options.roles.worker

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { CONNECTIONS_BESIDE_RUNS } from './database.js';
 import { FOREIGN_KEY_VIOLATION, isViolationOf, UNIQUE_VIOLATION } from './databaseError.js';
 import type { NamedStatement, PreparedQuery } from './namedStatement.js';
 import { countsOf, type RecordCounts } from './RecordCounts.js';
@@ -69,11 +70,8 @@ export class RunTakenOverError extends Error {
 /** The pool pages are stored on; its counts tell whether a connection is to spare (see storeBodyAhead). */
 export type PagePool = Pick<pg.Pool, 'query' | 'idleCount' | 'totalCount' | 'waitingCount'> & { options: Pick<pg.PoolOptions, 'max'> };
 
-/**
- * Bodies stored ahead of their pages at once, at most, in a process: the pool holds 4 connections
- * beyond the worker's concurrency (one page statement per run at a time), so these fit beside them.
- */
-const BODIES_AHEAD_AT_ONCE = 4;
+/** Bodies stored ahead of their pages at once, at most, in a process: no more than the pool holds beside its runs' own connections. */
+const BODIES_AHEAD_AT_ONCE = CONNECTIONS_BESIDE_RUNS;
 
 /** Runs whose pages are remembered (whether the last one held unchanged records) at most; past it the memory starts again. */
 const REMEMBERED_RUNS = 10_000;

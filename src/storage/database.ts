@@ -35,6 +35,12 @@ const SESSION_SETTINGS = `select set_config(wanted.name, wanted.value, false)
     join pg_settings s on s.name = wanted.name
     where s.source not in ('client', 'user', 'database', 'database user')`;
 
+/**
+ * Connections a worker's pool holds beyond one for each run it may run at once: for what runs
+ * beside them (notice drains, the reconciler, bodies stored ahead of their pages).
+ */
+export const CONNECTIONS_BESIDE_RUNS = 4;
+
 export function openStorage(databaseUrl: string, options: { max?: number } = {}): Storage {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
