@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { DEFAULT_CONFIG_FILE, parseConfig, parseTree } from './loadConfig.js';
 import { readConfigFile } from './readConfigFile.js';
 import { isMapping } from './treeShape.js';
-import { jobSchema, workerSchema, type JobConfig, type WorkerConfig } from './schema.js';
+import { jobSchema, type JobConfig } from './schema.js';
+import { workerSchema, type WorkerConfig } from './workerSchema.js';
 
 /** What the run history shows of a job: its name and schedule. */
 export type JobSchedule = Pick<JobConfig, 'name' | 'schedule'>;

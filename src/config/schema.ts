@@ -1,15 +1,16 @@
 import cron from 'node-cron';
 import { z } from 'zod';
 import { retentionSchema } from './retentionSchema.js';
-import { count, durationMs, integer, webhookTimeoutMs } from './bounds.js';
+import { count, durationMs, integer } from './bounds.js';
 import { authSchema } from './authSchema.js';
-import { reportInconsistencies, unreachableRetry } from './configConsistency.js';
+import { reportInconsistencies } from './configConsistency.js';
 import { dotPath, dotPathOrWhole } from './dotPath.js';
 import { forEachSchema } from './forEachSchema.js';
 import { analyticsSchema, kindsSectionSchema, writeModeSchema } from './kindsSchema.js';
 import { recordSkipSchema } from './recordSkipSchema.js';
 import { responseErrorsSchema, responseSchema } from './responseSchema.js';
-import { webhookSecretSchema } from './webhookSecret.js';
+import { webhookSchema } from './webhookSchema.js';
+import { workerSchema } from './workerSchema.js';
 
 const keyPart = z.union([dotPath, z.literal('$query')]);
 
@@ -172,57 +173,6 @@ export const scheduleSchema = z.strictObject({
   }),
 });
 
-/** How long BullMQ keeps finished jobs: the newer of `ageS` seconds or the last `count`. */
-const keepJobsSchema = z.strictObject({ ageS: count(1), count: count(1) });
-
-export const workerSchema = z.strictObject({
-  /** Sync jobs run at once in one worker process. */
-  concurrency: count(1).default(2),
-  /** Attempts of a sync run before it fails for good; each resumes from the checkpoint. */
-  attempts: count(1).default(3),
-  /** First retry delay of a failed run; doubles each attempt. */
-  backoffMs: durationMs(0).default(10_000),
-  /**
-   * BullMQ lock: a worker that stops renewing it for this long is presumed dead and its job stalls.
-   * BullMQ needs no order between the two: the check every stalledIntervalMs finds expired locks.
-   */
-  lockDurationMs: durationMs(1).default(30_000),
-  stalledIntervalMs: durationMs(1).default(30_000),
-  /**
-   * Crashes of a run's worker (a lost lock: killed, OOM, a deploy) before the run fails for good.
-   * Counted apart from attempts: a crashed run resumes from its checkpoint and has failed nothing.
-   */
-  maxCrashes: count(0).default(50),
-  /** How long a database outage (Postgres down or restarting) is waited out, at each step of a run, before it fails the attempt. */
-  databaseOutageMs: durationMs(0).default(180_000),
-  /**
-   * How often each worker process looks for unfinished runs whose queue job is gone (a Redis that
-   * lost its data) and queues them again, to resume from their checkpoint (0: never).
-   */
-  reconcileIntervalMs: durationMs(0).default(60_000),
-  /**
-   * How long an unfinished run must have stored nothing before the reconciler looks for its job:
-   * longer than a live run may go quiet (request retries, rate-limit waits, a database outage).
-   */
-  reconcileAfterMs: durationMs(1).default(300_000),
-  /** Runs quiet for longer than this are not looked at: rows left unfinished long ago are not the work of a lost queue. */
-  reconcileWithinMs: durationMs(1).default(86_400_000),
-  /** On SIGTERM, how long to wait for current pages to be stored before exiting anyway. */
-  drainTimeoutMs: durationMs(1).default(30_000),
-  keepCompleted: keepJobsSchema.default({ ageS: 7 * 86_400, count: 1_000 }),
-  keepFailed: keepJobsSchema.default({ ageS: 30 * 86_400, count: 5_000 }),
-  /** Prefix of every Redis key (BullMQ queues, rate limits, schedules): lets environments share a Redis. */
-  prefix: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"').default('feedsync'),
-  /** Approximate cap of each queue's event stream. */
-  eventsMaxLen: count(1).default(10_000),
-  /** Port of /metrics, /healthz, /readyz (0: any free port). */
-  // Left out of the file, both come from FEEDSYNC_HTTP_PORT / FEEDSYNC_HTTP_HOST (see environmentDefaults).
-  httpPort: integer(0, 65_535).default(9464),
-  httpHost: z.string().default('127.0.0.1'),
-  /** Serve the bull-board dashboard at /admin/queues (basic auth from DASHBOARD_USER / DASHBOARD_PASSWORD). */
-  dashboard: z.boolean().default(false),
-});
-
 export const jobSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, ".", "_" or "-"'),
   source: z.string().min(1),
@@ -240,32 +190,6 @@ export const jobSchema = z.strictObject({
   mode: writeModeSchema.optional(),
   queries: z.array(querySchema).min(1, 'needs at least one query'),
 });
-
-/** Svix's: about 27.6 hours in all, the last wait repeated until `giveUpAfterMs`. */
-const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
-
-export const webhookSchema = z
-  .strictObject({
-    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-    uuid: z.uuid({ error: 'must be a UUID' }),
-    /** Standard Webhooks signing secret, `whsec_` + base64 of at least 24 bytes; empty: unsigned. */
-    secret: webhookSecretSchema,
-    timeoutMs: webhookTimeoutMs.default(15_000),
-    /** Notices posted at once; each batch of this many is leased and recorded in one statement each. */
-    concurrency: count(1).default(10),
-    /** Waits before each retry of a failed delivery (Svix's schedule by default); jittered ±20%. */
-    retryScheduleMs: z.array(durationMs(1)).min(1).optional(),
-    /** After this age an undelivered notice is marked exhausted; it bounds every wait written to an `int` column. */
-    giveUpAfterMs: durationMs(1).default(3 * 24 * 3_600_000),
-    /** Which notices are posted: one per job tick (`job`), one per run (`run`), or both. */
-    notices: z.enum(['job', 'run', 'both']).default('job'),
-  })
-  // Only a schedule the config sets is checked: with a short giveUpAfterMs, the default schedule is meant to be cut short.
-  .superRefine((webhook, ctx) => {
-    const problem = webhook.retryScheduleMs && unreachableRetry(webhook.retryScheduleMs, webhook.giveUpAfterMs);
-    if (problem) ctx.addIssue({ code: 'custom', ...problem });
-  })
-  .transform((webhook) => ({ ...webhook, retryScheduleMs: webhook.retryScheduleMs ?? [...DEFAULT_RETRY_SCHEDULE_MS] }));
 
 export const configSchema = z
   .strictObject(
@@ -305,5 +229,3 @@ export type PagingConfig = z.output<typeof pagingSchema>;
 export type RecordSelectorConfig = z.output<typeof recordSelectorSchema>;
 export type RetryPolicy = z.output<typeof retryPolicySchema>;
 export type IncrementalConfig = z.output<typeof incrementalSchema>;
-export type WebhookConfig = z.output<typeof webhookSchema>;
-export type WorkerConfig = z.output<typeof workerSchema>;

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import type { WebhookConfig } from '../config/schema.js';
+import type { WebhookConfig } from '../config/webhookSchema.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
 import { webhookHeaders } from './signNotice.js';
 

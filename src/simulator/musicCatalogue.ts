@@ -2,6 +2,8 @@ import { uuidFromWords } from './hex.js';
 import { albumNames, artistNames, tagName, trackNames, userName, type NameFamily } from './musicNames.js';
 import { LYRIC_LANGUAGES, LYRIC_WORDS } from './musicWords.js';
 import { NameDirectory } from './nameDirectory.js';
+import { artistUrl, urlPart } from './musicUrls.js';
+import type { AlbumRecord, ArtistRecord, LyricsRecord, SimilarArtistRecord, TrackRecord } from './musicRecords.js';
 import { Prng, domainOf, hashOf, unitOf } from './prng.js';
 
 /** How big the catalogue is. Albums = artists x albumsPerArtist; tracks = albums x tracksPerAlbum. */
@@ -28,51 +30,6 @@ export const DEFAULT_CATALOGUE_SIZE: Readonly<CatalogueSize> = {
 export const SIMILAR_ARTISTS_PER_ARTIST = 50;
 export const RECOMMENDATIONS_PER_USER = 100;
 
-/** What every artist, album and track of the catalogue has. */
-interface CatalogueItem {
-  id: string;
-  name: string;
-  mbid: string;
-  url: string;
-  listeners: number;
-  playcount: number;
-  tags: string[];
-}
-
-export type ArtistRecord = CatalogueItem;
-
-export interface SimilarArtistRecord extends ArtistRecord {
-  /** Similarity in (0, 1]; the list is ordered by it, highest first. */
-  match: number;
-}
-
-/** An album or track: a catalogue item by one artist. */
-interface ArtistWork extends CatalogueItem {
-  artist: string;
-  artistId: string;
-}
-
-export interface AlbumRecord extends ArtistWork {
-  releaseDate: string;
-  trackCount: number;
-}
-
-export interface TrackRecord extends ArtistWork {
-  album: string;
-  albumId: string;
-  trackNumber: number;
-  /** Seconds. */
-  duration: number;
-}
-
-export interface LyricsRecord {
-  trackId: string;
-  track: string;
-  artist: string;
-  text: string;
-  language: string;
-}
-
 const DOMAIN = {
   artistMbid: domainOf('music.artist.mbid'),
   albumMbid: domainOf('music.album.mbid'),
@@ -88,7 +45,6 @@ const DOMAIN = {
   release: domainOf('music.release'),
 };
 
-const LASTFM_MUSIC_URL = 'https://www.last.fm/music/';
 const ID_PATTERN = /^(ar|al|tr|us)-(\d+)$/i;
 
 /**
@@ -330,15 +286,6 @@ export class MusicCatalogue {
 
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
-}
-
-/** Last.fm URL path segments use `+` for spaces. */
-function urlPart(name: string): string {
-  return encodeURIComponent(name).replace(/%20/g, '+');
-}
-
-function artistUrl(artist: string): string {
-  return LASTFM_MUSIC_URL + urlPart(artist);
 }
 
 /** Highest score first; ties by index, so the order is stable. */

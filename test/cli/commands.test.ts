@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { findJob } from '../../src/config/resolveQuery.js';
@@ -14,7 +12,6 @@ import { startSimulator, type Simulator } from '../../src/simulator/startSimulat
 import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
 import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
-import { scratchDir } from '../support/scratchDir.js';
 
 let simulator: Simulator;
 let database: TestDatabase;
@@ -93,23 +90,6 @@ function deliveredNotice(runId: string): Promise<{ id: string }> {
 }
 
 describe('feedsync commands', () => {
-  it('config check lists every problem with its path and exits non-zero', async () => {
-    const dir = await scratchDir('cli');
-    const file = join(dir, 'bad.yaml');
-    await writeFile(file, 'sources: {}\njobs:\n  - name: x\n    source: nope\n    schedule: { cron: "61 * * * *" }\n    queries: []\nwebhook: { baseUrl: "ftp://x", uuid: "123" }\n');
-    const { code, output } = await feedsync('config', 'check', file);
-    expect(code).toBe(1);
-    for (const expected of ['jobs[0].source: "nope" is not a configured source', 'jobs[0].schedule.cron: "61 * * * *" is not a valid cron expression', 'jobs[0].queries: needs at least one query', 'webhook.uuid: must be a UUID', 'webhook.baseUrl: must be an http(s) URL']) {
-      expect(output).toContain(expected);
-    }
-  });
-
-  it('config check accepts a valid file', async () => {
-    const { code, output } = await feedsync('config', 'check', configFile);
-    expect(code, output).toBe(0);
-    expect(output).toContain('ok (2 sources, 3 jobs, 3 queries)');
-  });
-
   it('run syncs a job in-process and prints its summary', async () => {
     const { code, output } = await feedsync('run', 'artists');
     expect(code, output).toBe(0);
@@ -294,15 +274,6 @@ describe('feedsync commands', () => {
       const { code } = await process.exited;
       expect(code, process.output()).toBe(0);
     }
-  });
-
-  it('reports an unset variable once, by its path, not again as the empty value it leaves', async () => {
-    const file = await writeConfig({ ...tree, webhook: { ...tree.webhook!, baseUrl: '${STATUS_TEST_WEBHOOK_URL}' } });
-    const process = startFeedsync(['enqueue', 'artists', '--config', file], { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
-    const { code } = await process.exited;
-    expect(code).not.toBe(0);
-    expect(process.output()).toContain('webhook.baseUrl: environment variable STATUS_TEST_WEBHOOK_URL is not set');
-    expect(process.output().match(/webhook\.baseUrl/g)).toHaveLength(1);
   });
 
   it('notices lists notices and redeliver sends one again with the same webhook-id', async () => {

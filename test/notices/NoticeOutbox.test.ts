@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookConfig } from '../../src/config/schema.js';
+import type { WebhookConfig } from '../../src/config/webhookSchema.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
 import { openRunStore } from '../../src/storage/RunStore.js';

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { workerSchema, type WebhookConfig } from '../../src/config/schema.js';
+import type { WebhookConfig } from '../../src/config/webhookSchema.js';
+import { workerSchema } from '../../src/config/workerSchema.js';
 import { NotifyWorker } from '../../src/notices/NotifyWorker.js';
 import { openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
-import type { PageToStore } from '../../src/storage/PageWrites.js';
+import type pg from 'pg';
+import { PageWrites, type PagePool, type PageToStore } from '../../src/storage/PageWrites.js';
 import { MERGE } from '../../src/storage/writeModes.js';
 
 /** A page of these records, keyed by `keyField`, as a sync hands it to PageWrites.storePage. */
@@ -24,4 +25,17 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
     writeMode: MERGE,
     derivation: null,
   };
+}
+
+/** PageWrites on `pool`, with the names of the statements it sends, in order. */
+export function pageWritesTelling(pool: pg.Pool, counts: Partial<Pick<PagePool, 'idleCount' | 'totalCount' | 'waitingCount' | 'options'>> = { idleCount: 1, totalCount: 1, waitingCount: 0, options: { max: 1 } }): { pages: PageWrites; sent: string[] } {
+  const sent: string[] = [];
+  const telling = {
+    query: (config: { name?: string }, values?: unknown[]) => {
+      sent.push(config.name ?? '(unnamed)');
+      return pool.query(config as pg.QueryConfig, values);
+    },
+    ...counts,
+  } as unknown as PagePool;
+  return { pages: new PageWrites(telling), sent };
 }
