@@ -10,6 +10,7 @@ import { RunTakenOverError } from '../storage/PageWrites.js';
 import type { RunStore } from '../storage/RunStore.js';
 import type { NoticeToQueue, RunState } from '../storage/runState.js';
 import type { SourceRegistry } from '../sync/SourceRegistry.js';
+import { runIdentityOf } from '../sync/runIdentity.js';
 import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
 import { AbandonedRuns, abandonedOutcome, stalledTooOften } from './AbandonedRuns.js';
 import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
@@ -167,19 +168,7 @@ export class SyncWorker {
     let progressAt = performance.now();
     const summary = await handingBackTakeOvers(job, token, () => syncQuery(
       query,
-      {
-        id: data.runId,
-        runKey: data.runKey,
-        job: data.job,
-        source: query.sourceName,
-        queryIndex: data.queryIndex,
-        queryKey: query.queryKey,
-        query: { q: query.q ?? null, params: query.params },
-        scheduledFor: data.scheduledFor ? new Date(data.scheduledFor) : undefined,
-        tickId: data.tickId,
-        value: data.value,
-        crashes: job.stalledCounter,
-      },
+      runIdentityOf(query, data.runKey, { id: data.runId, scheduledFor: data.scheduledFor ? new Date(data.scheduledFor) : undefined, tickId: data.tickId, crashes: job.stalledCounter }),
       {
         store,
         client: sources.client(query.sourceName),

@@ -5,6 +5,7 @@ import type { Config, JobConfig } from '../config/schema.js';
 import type { RunStore } from '../storage/RunStore.js';
 import type { RunIdentity } from '../storage/runState.js';
 import type { TickPlan, TickTrigger } from '../storage/tickState.js';
+import { runIdentityOf } from './runIdentity.js';
 import { inProcessRunKey, manualTickKey, queuedRunKey, scheduledTickKey, tickRunKey } from './runKeys.js';
 
 export interface TickRequest {
@@ -75,16 +76,5 @@ function identityOf(config: Config, job: JobConfig, queryIndex: number, value: s
     plan.trigger === 'schedule'
       ? tickRunKey(job.name, queryIndex, plan.scheduledFor!, value)
       : (plan.trigger === 'enqueue' ? queuedRunKey : inProcessRunKey)(job.name, queryIndex, id);
-  return {
-    id,
-    runKey,
-    job: job.name,
-    source: query.sourceName,
-    queryIndex,
-    queryKey: query.queryKey,
-    query: { q: query.q ?? null, params: query.params },
-    scheduledFor: plan.scheduledFor,
-    tickId: plan.id,
-    value,
-  };
+  return runIdentityOf(query, runKey, { id, scheduledFor: plan.scheduledFor, tickId: plan.id });
 }

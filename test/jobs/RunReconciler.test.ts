@@ -17,6 +17,7 @@ import { syncQuery } from '../../src/sync/syncQuery.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 import { artistSearchTotal, capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 let simulator: Simulator;
 let database: TestDatabase;
@@ -71,7 +72,7 @@ async function runWithoutJob(config: Config, runKey: string, job = 'artists'): P
   const stop = new AbortController();
   const summary = await syncQuery(
     query,
-    { runKey, job, source: 'music', queryIndex: 0, queryKey: query.queryKey, query: { q: 'a', params: query.params } },
+    runIdentityOf(query, runKey),
     { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger, signal: stop.signal, onPage: (progress) => (progress.pages === 2 ? stop.abort() : undefined) },
   );
   expect(summary.status).toBe('interrupted');

@@ -14,6 +14,7 @@ import { syncQuery } from '../../src/sync/syncQuery.js';
 import { enqueueByCli, startedFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
 import { capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 /**
  * One long run through everything that can happen to a deployment at once: two worker
@@ -110,7 +111,7 @@ async function cleanRunDigest(config: ConfigInput): Promise<{ count: string; has
   try {
     const summary = await syncQuery(
       query,
-      { runKey: inProcessRunKey('artists', 0, randomUUID()), job: 'artists', source: 'music', queryIndex: 0, queryKey: query.queryKey, query: { q: 'a', params: query.params } },
+      runIdentityOf(query, inProcessRunKey('artists', 0, randomUUID())),
       { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger('info').logger },
     );
     expect(summary.status).toBe('succeeded');

@@ -12,6 +12,7 @@ import { syncQuery, type RunSummary } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { waitFor } from '../support/waitFor.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 let simulator: Simulator;
 let database: TestDatabase;
@@ -36,7 +37,7 @@ const artistSearch = (q: string, limit = 20) =>
 function sync(query: ResolvedQuery, runKey = `bodies-ahead/${randomUUID()}`): Promise<RunSummary> {
   const client = new SourceClient(query.sourceName, query.source);
   clients.push(client);
-  const identity = { runKey, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, queryKey: query.queryKey, query: { q: query.q ?? null, params: query.params } };
+  const identity = runIdentityOf(query, runKey);
   return syncQuery(query, identity, { store, client, gate: OPEN_GATE, logger: capturingLogger().logger });
 }
 

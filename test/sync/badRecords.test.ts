@@ -10,6 +10,7 @@ import { openRunStore } from '../../src/storage/RunStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 /** Page bodies by the test's name for them: the upstream serves `/api?q=<name>` with that body, one page. */
 const bodies = new Map<string, string>();
@@ -54,7 +55,7 @@ async function sync(page: string, onInvalid: 'fail' | 'skip' = 'fail') {
   try {
     const summary = await syncQuery(
       query,
-      { runKey: `test/${randomUUID()}`, job: 'items', source: 'hostile', queryIndex: 0, queryKey: query.queryKey, query: { q: page, params: {} } },
+      runIdentityOf(query, `test/${randomUUID()}`),
       { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capture.logger, noticeFor: completionNotice },
     );
     return { summary, lines: capture.lines };

@@ -9,6 +9,7 @@ import { syncQuery } from '../../src/sync/syncQuery.js';
 import { startLocalApi, type LocalApi } from '../support/localApi.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 const KEY = 'next-url-key-7f3a';
 /** Items 1..ITEMS, paged by `page` and `per_page`: the upstream decides the page size (at most 3). */
@@ -77,7 +78,7 @@ async function syncItems(path: string, auth: Source['auth'], paging: Record<stri
   const client = new SourceClient('api', query.source);
   const { logger, lines } = capturingLogger();
   try {
-    const identity = { runKey: `test/${randomUUID()}`, job: 'items', source: 'api', queryIndex: 0, queryKey: query.queryKey, query: { q: null, params: {} } };
+    const identity = runIdentityOf(query, `test/${randomUUID()}`);
     const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger });
     const { rows } = await database.pool.query<{ url: string }>('select request_url as url from envelopes where run_id = $1 order by page_seq', [summary.runId]);
     return { summary, urls: rows.map((row) => row.url), logged: lines.join('') };

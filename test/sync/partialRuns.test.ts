@@ -10,6 +10,7 @@ import { syncQuery } from '../../src/sync/syncQuery.js';
 import { startLocalApi, type LocalApi } from '../support/localApi.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 /** Listens the API has, with `uts` 1001, 1002, …; a test adds more to have new ones to read. */
 let listens = 30;
@@ -62,7 +63,7 @@ async function syncFrom(path: string, job: string, paging: Record<string, unknow
   const resolved = queryOf(config, job);
   const client = new SourceClient('api', resolved.source);
   try {
-    const identity = { runKey: `test/${randomUUID()}`, job, source: 'api', queryIndex: 0, queryKey: resolved.queryKey, query: { q: null, params: {} } };
+    const identity = runIdentityOf(resolved, `test/${randomUUID()}`);
     return await syncQuery(resolved, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger, noticeFor: completionNotice });
   } finally {
     await client.close();

@@ -9,6 +9,7 @@ import { startListApi } from '../support/listApi.js';
 import type { LocalApi } from '../support/localApi.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 interface Item {
   id: string;
@@ -44,7 +45,7 @@ function syncer(kind: string, path: string) {
     lists.set(path, items);
     const client = new SourceClient('api', query.source);
     try {
-      const identity = { runKey: `test/${randomUUID()}`, job: query.job, source: 'api', queryIndex: 0, queryKey: query.queryKey, query: { q: null, params: {} } };
+      const identity = runIdentityOf(query, `test/${randomUUID()}`);
       return await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger });
     } finally {
       await client.close();

@@ -10,6 +10,7 @@ import { completionNotice } from '../../src/notices/completionNotice.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 let simulator: Simulator;
 let database: TestDatabase;
@@ -40,7 +41,7 @@ async function run(sourceConfig: Config = config, attempts?: { made: number; all
   const retries: string[] = [];
   const summary = await syncQuery(
     query,
-    { runKey: `test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: query.queryKey, query: { q: 'a', params: query.params } },
+    runIdentityOf(query, `test/${randomUUID()}`),
     { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capture.logger, noticeFor: completionNotice, attempts, onRetry: (error) => retries.push(error.kind) },
   );
   return { summary, retries, lines: capture.lines };

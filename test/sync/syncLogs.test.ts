@@ -7,6 +7,7 @@ import { openRunStore } from '../../src/storage/RunStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 let simulator: Simulator;
 let database: TestDatabase;
@@ -28,7 +29,7 @@ describe('the log of a run', () => {
     simulator.setFaults('music', { sequence: ['serverError'] });
     const summary = await syncQuery(
       query,
-      { runKey: `test/${randomUUID()}`, job: 'artists', source: 'music', queryIndex: 0, queryKey: query.queryKey, query: { q: 'a', params: query.params } },
+      runIdentityOf(query, `test/${randomUUID()}`),
       { store: openRunStore(database.db), client, gate: OPEN_GATE, logger },
     );
     await client.close();

@@ -13,6 +13,7 @@ import { startListApi } from '../support/listApi.js';
 import type { LocalApi } from '../support/localApi.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 interface Item {
   id: string;
@@ -48,7 +49,7 @@ function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100) {
     lists.set(path, items);
     const client = new SourceClient('api', query.source);
     try {
-      const identity = { runKey: `test/${randomUUID()}`, job: query.job, source: 'api', queryIndex: 0, queryKey: query.queryKey, query: { q: null, params: {} } };
+      const identity = runIdentityOf(query, `test/${randomUUID()}`);
       return await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger, noticeFor: completionNotice });
     } finally {
       await client.close();

@@ -1,0 +1,19 @@
+import type { ResolvedQuery } from '../config/resolveQuery.js';
+import type { RunIdentity } from '../storage/runState.js';
+
+/** What only a run's caller knows of it: its id chosen up front, its schedule and tick, its worker's crashes so far. */
+export type RunCircumstances = Pick<RunIdentity, 'id' | 'scheduledFor' | 'tickId' | 'crashes'>;
+
+/** Who a run of `query` is under `runKey`, as it is claimed and recorded: the query as sent (never a key) and its fan-out value. */
+export function runIdentityOf(query: ResolvedQuery, runKey: string, circumstances: RunCircumstances = {}): RunIdentity {
+  return {
+    ...circumstances,
+    runKey,
+    job: query.job,
+    source: query.sourceName,
+    queryIndex: query.queryIndex,
+    queryKey: query.queryKey,
+    query: { q: query.q ?? null, params: query.params },
+    value: query.value,
+  };
+}
