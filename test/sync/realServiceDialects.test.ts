@@ -12,6 +12,7 @@ import { openRunStore } from '../../src/storage/RunStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 /** A key long enough to be scrubbed, and unlike anything else in a page. */
 const KEY = 'dialect-key-4be1c9d07a';
@@ -41,7 +42,7 @@ async function syncOnce(query: ResolvedQuery) {
   const client = new SourceClient(query.sourceName, query.source);
   const { logger, lines } = capturingLogger();
   try {
-    const identity = { runKey: `test/${randomUUID()}`, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, queryKey: query.queryKey, query: { q: query.q ?? null, params: query.params } };
+    const identity = runIdentityOf(query, `test/${randomUUID()}`);
     const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger });
     const stored = await database.pool.query<{ text: string }>(
       `select concat_ws(' ', r.query::text, r.error, r.checkpoint::text, string_agg(e.request_url || b.body::text, ' ')) as text

@@ -6,10 +6,10 @@ import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { openRunStore } from '../../src/storage/RunStore.js';
-import type { RunIdentity } from '../../src/storage/runState.js';
 import { syncQuery, type SyncQueryOptions } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 let simulator: Simulator;
 let database: TestDatabase;
@@ -32,20 +32,11 @@ afterAll(async () => {
 });
 beforeEach(() => simulator.reset());
 
-const identity = (query: ResolvedQuery, runKey = `test/${randomUUID()}`): RunIdentity => ({
-  runKey,
-  job: query.job,
-  source: query.sourceName,
-  queryIndex: query.queryIndex,
-  queryKey: query.queryKey,
-  query: { q: query.q ?? null, params: query.params },
-});
-
 function sync(query: ResolvedQuery, options: Partial<SyncQueryOptions> & { runKey?: string; onRequestEnded?: (status: string, latencyMs: number) => void } = {}) {
   const client = new SourceClient(query.sourceName, query.source, { onRequestEnded: options.onRequestEnded });
   clients.push(client);
   const { logger } = capturingLogger();
-  return syncQuery(query, identity(query, options.runKey), { store: openRunStore(database.db), client, gate: OPEN_GATE, logger, ...options });
+  return syncQuery(query, runIdentityOf(query, options.runKey ?? `test/${randomUUID()}`), { store: openRunStore(database.db), client, gate: OPEN_GATE, logger, ...options });
 }
 
 async function upstreamTotal(config: Config, job: string): Promise<number> {
