@@ -164,7 +164,7 @@ export class SourceClient {
     const read = readResponse(raw, this.shape, this.name, statusCode);
     // Decoded, the message may show a secret its JSON escaped past the scrub of the raw text.
     read.envelope.message = this.secrets.scrub(read.envelope.message);
-    if (!read.ok) throw envelopeError(read, this.shape, this.config.errors, this.name, statusCode, raw);
+    if (!read.ok) throw envelopeError(read, this.shape, this.config.errors, this.name, statusCode, raw, (text) => this.secrets.scrub(text));
     const envelope: Envelope = read.envelope;
     const link = headers.link;
     return {

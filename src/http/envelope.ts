@@ -101,15 +101,19 @@ export interface ErrorMessages {
   authMessages: readonly string[];
 }
 
-/** The error a non-success body (HTTP 2xx) stands for; one no rule recognises is `rejected`, not retried. */
-export function envelopeError(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages, source: string, status: number, raw: string): UpstreamError {
+/**
+ * The error a non-success body (HTTP 2xx) stands for; one no rule recognises is `rejected`, not
+ * retried. `scrub` takes secrets out of what the error quotes, decoded: JSON escapes can hide an
+ * echoed key from a scrub of the raw text.
+ */
+export function envelopeError(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages, source: string, status: number, raw: string, scrub: (text: string) => string): UpstreamError {
   const kind = errorKindOf(read, shape, messages) ?? 'rejected';
-  const code = read.errorCode === undefined ? '' : `, code ${read.errorCode}`;
+  const code = read.errorCode === undefined ? '' : `, code ${scrub(read.errorCode)}`;
   const data = scalarText(read.envelope.data);
-  return new UpstreamError(kind, `error response (status "${read.envelope.status}"${code})`, {
+  return new UpstreamError(kind, `error response (status "${scrub(read.envelope.status)}"${code})`, {
     source,
     status,
-    upstreamMessage: [read.envelope.message, data].filter(Boolean).join(': ') || errorText(read),
+    upstreamMessage: scrub([read.envelope.message, data].filter(Boolean).join(': ') || errorText(read)),
     excerpt: excerptOf(raw),
   });
 }

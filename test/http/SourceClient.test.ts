@@ -31,6 +31,11 @@ beforeAll(async () => {
         response.on('close', () => clearInterval(timer));
         return;
       }
+      case 'refused-echoing-key': {
+        // An error body on HTTP 200, as Etherscan's: the key in its result and its code, each character JSON-escaped.
+        const escaped = [...'secret-key'].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+        return reply(200, `{"status":"0","data":"Invalid API Key ${escaped}","message":"NOTOK","error":"${escaped}"}`);
+      }
       case 'big':
         return reply(200, JSON.stringify({ status: 'success', data: { pad: 'x'.repeat(5000) }, message: '' }));
       default:
@@ -58,6 +63,12 @@ describe('SourceClient', () => {
     const page = await client().fetchPage({ case: 'nul' });
     expect(page.raw).toBe('{"status":"success","data":{"items":[{"id":"a","name":"x\\u0000y"}]},"message":""}');
     expect(page.envelope.data).toEqual({ items: [{ id: 'a', name: 'x\u0000y' }] });
+  });
+
+  it('keeps a key an error body echoes JSON-escaped, in its data or its code, out of the error', async () => {
+    const refused = client({ response: { errorCodePath: 'error' } }).fetchPage({ case: 'refused-echoing-key' });
+    await expect(refused).rejects.toThrow('error response (status "0", code [redacted]) (HTTP 200) upstream said: "NOTOK: Invalid API Key [redacted]"');
+    await expect(refused).rejects.toMatchObject({ upstreamMessage: 'NOTOK: Invalid API Key [redacted]' });
   });
 
   it('does not follow a redirect, so the key never reaches another origin', async () => {

@@ -46,7 +46,7 @@ describe('readResponse with the etherscan preset', () => {
   it('reads NOTOK as an error whose reason is in `result`', () => {
     const read = readResponse('{"status":"0","message":"NOTOK","result":"Max rate limit reached"}', etherscan, 'explorer', 200);
     expect(read.ok).toBe(false);
-    expect(envelopeError(read, etherscan, errors, 'explorer', 200, '')).toMatchObject({ kind: 'rate_limited', upstreamMessage: 'NOTOK: Max rate limit reached' });
+    expect(envelopeError(read, etherscan, errors, 'explorer', 200, '', String)).toMatchObject({ kind: 'rate_limited', upstreamMessage: 'NOTOK: Max rate limit reached' });
   });
 });
 
@@ -67,12 +67,12 @@ describe('readResponse with the lastfm preset', () => {
   ])('classifies error code %i as %s', (code, kind) => {
     const read = readResponse(JSON.stringify({ error: code, message: 'Something' }), lastfm, 'music', 200);
     expect(read).toMatchObject({ ok: false, errorCode: String(code) });
-    expect(envelopeError(read, lastfm, errors, 'music', 200, '').kind).toBe(kind);
+    expect(envelopeError(read, lastfm, errors, 'music', 200, '', String).kind).toBe(kind);
   });
 
   it('lets configured codes replace the preset\'s', () => {
     const custom = shapeOf({ preset: 'lastfm' }, { temporaryCodes: [6] });
-    expect(envelopeError(readResponse('{"error":6,"message":"x"}', custom, 'music', 200), custom, errors, 'music', 200, '').kind).toBe('temporary');
+    expect(envelopeError(readResponse('{"error":6,"message":"x"}', custom, 'music', 200), custom, errors, 'music', 200, '', String).kind).toBe('temporary');
   });
 
   it('reads an error code beyond 2^53 as its exact text', () => {
@@ -82,7 +82,7 @@ describe('readResponse with the lastfm preset', () => {
 
 describe('envelopeError by message', () => {
   const classify = (message: string, data: Record<string, unknown> = {}) =>
-    envelopeError({ envelope: { status: 'error', data, message }, ok: false, errorCode: undefined }, envelope, errors, 'music', 200, '').kind;
+    envelopeError({ envelope: { status: 'error', data, message }, ok: false, errorCode: undefined }, envelope, errors, 'music', 200, '', String).kind;
 
   it('classifies rate-limit messages as rate_limited', () => {
     expect(classify('Rate Limit Exceeded')).toBe('rate_limited');
@@ -98,7 +98,7 @@ describe('envelopeError by message', () => {
   });
 
   it('classifies anything else as rejected, which is not retried', () => {
-    const error = envelopeError({ envelope: { status: 'error', data: {}, message: 'Artist not found' }, ok: false, errorCode: undefined }, envelope, errors, 'music', 200, '');
+    const error = envelopeError({ envelope: { status: 'error', data: {}, message: 'Artist not found' }, ok: false, errorCode: undefined }, envelope, errors, 'music', 200, '', String);
     expect(error.kind).toBe('rejected');
     expect(error.retryable).toBe(false);
   });
