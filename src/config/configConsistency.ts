@@ -76,6 +76,7 @@ function pagingProblems(paging: PagingConfig): string[] {
   if (paging.style === 'next_url' && !paging.nextUrlPath) problems.push('style "next_url" needs nextUrlPath (where the next page\'s URL sits in data)');
   if (paging.window && paging.style !== 'page' && paging.style !== 'offset') problems.push(`a result window slides page or offset paging, not ${paging.style} paging`);
   if (paging.window && paging.stopAtTotal) problems.push('stopAtTotal cannot go with a result window: the total changes as the window slides');
+  if (paging.window && paging.totalPagesPath) problems.push('totalPagesPath cannot go with a result window: the page count changes as the window slides, and the run would stop after the first window\'s count');
   if (paging.window && paging.limit > paging.window.maxResults) problems.push(`limit ${paging.limit} exceeds window.maxResults ${paging.window.maxResults}`);
   return problems;
 }
