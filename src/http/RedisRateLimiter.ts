@@ -5,8 +5,9 @@ import { slotWait } from './slotWait.js';
 
 /**
  * Sliding-window log in one sorted set, on Redis's clock so workers on several machines agree.
- * A member scored +inf is a request in flight. Returns 0 when the request may go now, else the
- * ms to wait.
+ * A request in flight is scored its lease's end (now + leaseMs), so it holds its slot until its
+ * response ends and RELEASE restamps it, or, if its process died, until the lease runs out.
+ * Returns 0 when the request may go now, else the ms to wait.
  */
 const ACQUIRE = `
 local key = KEYS[1]

@@ -65,6 +65,8 @@ export class SyncWorker {
   /** Closes runs whose job BullMQ failed for good without the run recording it. */
   readonly abandoned: AbandonedRuns;
   private jobsInProgress = 0;
+  /** Failures thrown to BullMQ that the run logged already (see loggedAlready). */
+  private readonly failuresLogged = new WeakSet<Error>();
 
   constructor(
     private readonly runtime: SyncWorkerRuntime,
@@ -94,12 +96,19 @@ export class SyncWorker {
     this.worker.on('error', (error) => runtime.logger.error({ err: error }, 'sync worker error'));
     this.worker.on('failed', (job, error) => {
       if (!job || error instanceof DelayedError) return;
-      runtime.logger.warn({ runKey: job.data.runKey, attemptsMade: job.attemptsMade, err: { message: error.message } }, 'sync job attempt failed');
+      // A run's own failure was logged where the run handled it (syncQuery); only others are logged here.
+      if (!this.failuresLogged.has(error)) runtime.logger.warn({ runKey: job.data.runKey, attemptsMade: job.attemptsMade, err: { message: error.message } }, 'sync job attempt failed');
       // BullMQ's own verdict, not the run's: this also sees what never reached syncQuery's decision
       // (a stall, a lost lock, a finish that could not be written).
       const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || stalledTooOften(error);
       if (final) void this.abandoned.close(job.data.runKey, (run) => abandonedOutcome(run, job, error, settings.maxCrashes));
     });
+  }
+
+  /** A failure the run logged itself, thrown to BullMQ: its `failed` event logs it no more. */
+  private loggedAlready(error: Error): Error {
+    this.failuresLogged.add(error);
+    return error;
   }
 
   /** Whether a job is being processed here now. */
@@ -201,10 +210,10 @@ export class SyncWorker {
     if (summary.status === 'failed' && summary.error) {
       const error = summary.error;
       metrics?.runEnded(data.job, summary.final ? 'failed' : 'retrying');
-      if (!summary.final) throw error;
+      if (!summary.final) throw this.loggedAlready(error);
       if (this.runtime.noticeFor) await this.requestDrain();
       // No attempt is left, or none could succeed: BullMQ must not try again.
-      throw new UnrecoverableError(error.message);
+      throw this.loggedAlready(new UnrecoverableError(error.message));
     }
     metrics?.runEnded(data.job, summary.status);
     if ((summary.status === 'succeeded' || summary.status === 'partial') && this.runtime.noticeFor) await this.requestDrain();

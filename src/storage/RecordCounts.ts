@@ -23,7 +23,3 @@ export interface RecordAnomalies {
   /** Records left out by `records.skip`. */
   filtered: number;
 }
-
-export function noAnomalies(): RecordAnomalies {
-  return { skipped: 0, collapsed: 0, nulsRemoved: 0, filtered: 0 };
-}

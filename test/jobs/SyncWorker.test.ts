@@ -54,8 +54,13 @@ function configWith(webhook: Partial<ConfigInput['webhook']> = {}, worker: Confi
   );
 }
 
+/** The lines the worker process under test logged. */
+let logged: string[] = [];
+
 async function start(config: Config) {
-  feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+  const capture = capturingLogger();
+  logged = capture.lines;
+  feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capture.logger, roles: { worker: true, scheduler: false } });
   await feedsync.start();
   return feedsync;
 }
@@ -112,6 +117,16 @@ describe('SyncWorker', () => {
       return rows[0]?.state === 'delivered' && rows;
     });
     expect(notices).toEqual([{ type: 'sync.failed', state: 'delivered' }]);
+  });
+
+  it('logs each failed attempt of a run once, as the run tells it, not again as the queue job’s', async () => {
+    simulator.setFaults('music', { shares: { serverError: 1 } });
+    const { end } = await runNow(configWith(), 'artists');
+    expect(end.ok).toBe(false);
+    const messages = logged.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages.filter((msg) => msg === 'run attempt failed; it will be retried from its checkpoint')).toHaveLength(1);
+    expect(messages.filter((msg) => msg === 'run failed')).toHaveLength(1);
+    expect(messages).not.toContain('sync job attempt failed');
   });
 
   it('does not retry an error that cannot succeed (HTTP 400)', async () => {
