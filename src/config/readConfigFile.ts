@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { parseDocument } from 'yaml';
 import { ConfigError } from './ConfigError.js';
+import { inexactNumbers } from './inexactNumbers.js';
 
 const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
 
@@ -31,6 +32,8 @@ export async function readConfigFile(path: string, file: string): Promise<unknow
     throw refuse(error.message.split('\n')[0] ?? error.message, `line ${line}:${col}`, error);
   }
   if (document.contents === null) throw refuse('the file is empty (nothing but blank lines or comments)');
+  const inexact = inexactNumbers(document);
+  if (inexact.length > 0) throw new ConfigError(file, inexact);
   try {
     return document.toJS();
   } catch (error) {
