@@ -1,5 +1,7 @@
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
+import { RunTakenOverError } from '../storage/PageWrites.js';
+import type { RunIdentity } from '../storage/runState.js';
 import type { TickState } from '../storage/tickState.js';
 import { planTick, type TickRequest } from './planTick.js';
 import type { SourceRegistry } from './SourceRegistry.js';
@@ -14,9 +16,14 @@ export interface JobRunNow {
   summaries: RunSummary[];
 }
 
+/** Times a run of this process resumes after finding its row moved, before that is an error. */
+const RESUMES_AFTER_TAKE_OVER = 3;
+
 /**
  * Runs a tick of a job (its queries, or one of them; each value of a fan-out query) now, in this
  * process, one run after another. The tick ends with its last run, as a queued tick does.
+ * Nothing resumes an in-process tick: a run it cannot carry on ends failed, and so do the runs
+ * after it, so that the tick ends too, with its notice.
  */
 export async function runJobNow(config: Config, jobName: string, only: Omit<TickRequest, 'trigger' | 'scheduledFor'>, options: RunJobOptions): Promise<JobRunNow> {
   const job = findJob(config, jobName);
@@ -24,21 +31,44 @@ export async function runJobNow(config: Config, jobName: string, only: Omit<Tick
   const opened = await options.store.ticks.open(plan);
   if (!opened) throw new Error(`tick ${plan.tickKey} exists already`);
   const summaries: RunSummary[] = [];
-  for (const identity of plan.runs) {
+  for (const [at, identity] of plan.runs.entries()) {
     if (options.signal?.aborted) {
-      // Nothing resumes an in-process tick: its runs not started end failed, so that the tick ends too.
-      const { kind, message } = recordOf(new SyncInterruptedError('interrupted before the run started'));
-      await options.store.finishes.finish(identity.id!, { status: 'failed', errorKind: kind, error: message }, (run) => options.noticeFor?.(run));
+      await failRuns([identity], new SyncInterruptedError('interrupted before the run started'), options);
       continue;
     }
     const query = resolveQuery(config, job, identity.queryIndex, identity.value);
-    summaries.push(
-      await syncQuery(query, identity, {
-        ...options,
-        client: options.sources.client(query.sourceName),
-        gate: options.sources.gate(query.sourceName),
-      }),
-    );
+    const run = () => syncQuery(query, identity, { ...options, client: options.sources.client(query.sourceName), gate: options.sources.gate(query.sourceName) });
+    try {
+      summaries.push(await resumingTakeOvers(run));
+    } catch (error) {
+      await failRuns(plan.runs.slice(at), error, options).catch((failure: unknown) => {
+        options.logger.error({ err: { message: (failure as Error).message } }, 'could not record the runs of this tick as failed; they stay unfinished');
+      });
+      throw error;
+    }
   }
   return { tick: opened.tick, summaries };
+}
+
+/**
+ * Runs a run; if its row moved meanwhile, runs it again from its checkpoint. No other process
+ * runs this process's runs: the row moved because this process's own page write committed as
+ * its connection dropped.
+ */
+async function resumingTakeOvers(run: () => Promise<RunSummary>): Promise<RunSummary> {
+  for (let resumes = 0; ; resumes++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof RunTakenOverError) || resumes >= RESUMES_AFTER_TAKE_OVER) throw error;
+    }
+  }
+}
+
+/** Records these runs as failed for `error`, with their notices (a run ended already stays as it is). */
+async function failRuns(runs: readonly RunIdentity[], error: unknown, options: RunJobOptions): Promise<void> {
+  const { kind, message } = recordOf(error instanceof Error ? error : new Error(String(error)));
+  for (const identity of runs) {
+    await options.store.finishes.finish(identity.id!, { status: 'failed', errorKind: kind, error: message }, (run) => options.noticeFor?.(run));
+  }
 }

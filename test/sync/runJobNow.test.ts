@@ -1,18 +1,53 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
+import type { Config } from '../../src/config/schema.js';
+import { completionNotice } from '../../src/notices/completionNotice.js';
 import { tickNotice } from '../../src/notices/tickNotice.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
-import { runJobNow } from '../../src/sync/runJobNow.js';
+import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
+import { runJobNow, type RunJobOptions } from '../../src/sync/runJobNow.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
-import { capturingLogger } from '../support/syncFixture.js';
+import { capturingLogger, configFor } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;
+let simulator: Simulator;
 
 beforeAll(async () => {
   database = await createTestDatabase();
+  simulator = await startSimulator({ seed: 21, music: { artists: 300, users: 3, playsPerUser: 30 }, chain: { initialHead: 100, blockIntervalMs: 0 } });
 });
-afterAll(() => database.drop());
+afterAll(async () => {
+  await simulator.close();
+  await database.drop();
+});
+
+/** Two queries of artist.search, paged 20 at a time. */
+const searches = (): Config =>
+  configFor(simulator, [
+    { name: `artists-${Math.random().toString(36).slice(2)}`, source: 'music', paging: { limit: 20 }, records: { path: 'results.artistmatches.artist', kind: 'artist' }, queries: [{ q: 'a', params: { method: 'artist.search' } }, { q: 'b', params: { method: 'artist.search' } }] },
+  ]);
+
+/** Runs the config's job now with run and tick notices, `change`d options; the result, or the error it threw. */
+async function runNow(config: Config, change: (options: RunJobOptions) => RunJobOptions = (options) => options) {
+  const sources = new SourceRegistry(config);
+  const store = openRunStore(database.db, { tickNoticeFor: tickNotice });
+  try {
+    return await runJobNow(config, config.jobs[0]!.name, {}, change({ store, sources, logger: capturingLogger().logger, noticeFor: completionNotice, resumable: false }));
+  } catch (error) {
+    return error as Error;
+  } finally {
+    await sources.close();
+  }
+}
+
+const runsOf = async (job: string) =>
+  (await database.pool.query<{ id: string; status: string; error: string | null; pages: number; seqs: number[] }>(
+    `select r.id, r.status, r.error, r.pages, (select coalesce(array_agg(e.page_seq order by e.page_seq), '{}') from envelopes e where e.run_id = r.id) as seqs
+      from sync_runs r where r.job = $1 order by r.query_index`,
+    [job],
+  )).rows;
+const tickOf = async (job: string) => (await database.pool.query<{ status: string; notices: number }>('select t.status, (select count(*)::int from notices n where n.tick_id = t.id) as notices from job_ticks t where t.job = $1', [job])).rows;
 
 describe('runJobNow', () => {
   it('ends the runs it never started as failed when interrupted, so that its tick ends with its notice', async () => {
@@ -41,4 +76,54 @@ describe('runJobNow', () => {
       await sources.close();
     }
   });
+
+  it('resumes a run whose row moved under it (its own page write committed as the connection dropped), storing every page once', async () => {
+    const config = searches();
+    const job = config.jobs[0]!.name;
+    const result = await runNow(config, (options) => ({ ...options, store: droppingAfterCommit(options.store), databaseOutageMs: 5_000 }));
+    expect(result).not.toBeInstanceOf(Error);
+    const runs = await runsOf(job);
+    expect(runs.map((run) => run.status)).toEqual(['succeeded', 'succeeded']);
+    expect(runs[0]!.pages).toBeGreaterThan(2);
+    for (const run of runs) expect(run.seqs).toEqual(Array.from({ length: run.pages }, (_, i) => i + 1));
+    expect(await tickOf(job)).toEqual([{ status: 'succeeded', notices: 1 }]);
+  });
+
+  it('ends a run it cannot carry on, and the runs after it, as failed, so that its tick ends with its notice; the error goes to the caller', async () => {
+    const config = searches();
+    const job = config.jobs[0]!.name;
+    const result = await runNow(config, (options) => ({ ...options, store: finishingOnlyFailures(options.store) }));
+    expect(result).toBeInstanceOf(Error);
+    expect((result as Error).message).toBe('the database went away');
+    const runs = await runsOf(job);
+    expect(runs.map(({ status, error }) => ({ status, error }))).toEqual([
+      { status: 'failed', error: 'the database went away' },
+      { status: 'failed', error: 'the database went away' },
+    ]);
+    expect(await tickOf(job)).toEqual([{ status: 'failed', notices: 1 }]);
+  });
 });
+
+/**
+ * A store whose first write of a run's third page commits and then fails as a dropped connection
+ * does: the run waits the outage out and stores that page again, to find its row moved on.
+ */
+function droppingAfterCommit(store: RunStore): RunStore {
+  let dropped = false;
+  const pages = Object.create(store.pages) as RunStore['pages'];
+  pages.storePage = async (runId, pagesBefore, page, source) => {
+    const stored = await store.pages.storePage(runId, pagesBefore, page, source);
+    if (pagesBefore !== 2 || dropped) return stored;
+    dropped = true;
+    throw new Error('Connection terminated unexpectedly');
+  };
+  return { ...store, pages };
+}
+
+/** A store whose finishes of anything but a failure throw, as a finish that cannot be written after an outage does. */
+function finishingOnlyFailures(store: RunStore): RunStore {
+  const finishes = Object.create(store.finishes) as RunStore['finishes'];
+  finishes.finish = (runId, outcome, notice, known) => (outcome.status === 'failed' ? store.finishes.finish(runId, outcome, notice, known) : Promise.reject(new Error('the database went away')));
+  return { ...store, finishes };
+}
+
