@@ -14,7 +14,7 @@ export type IdleRun = RunState & { scheduledFor: Date | null };
 export class RunningRuns {
   constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
 
-  /** Whether a run of this job and query other than `runKey` is under way now (and not abandoned). */
+  /** Whether a run of this job and query other than `runKey` goes first: one under way now (and not abandoned), or, for a run not started, one queued before it. */
   async anotherIsRunning(job: string, queryKey: string, runKey: string): Promise<boolean> {
     const { rows } = await this.pool.query(findOtherRunningRun.with({ job, queryKey, runKey, staleAfterMs: STALE_RUN_MS }));
     return rows.length > 0;

@@ -11,15 +11,20 @@ export interface FindOtherRunningRunParams {
 }
 
 /**
- * A run of this job and query, other than :runKey, that is under way (running, or interrupted or
- * retrying and waiting in the queue) and stored a page (or started) recently. Queued runs that
- * have not started do not count: they wait behind this one. The statuses are literals, not
- * parameters: only then can a generic plan use the partial index on unfinished runs.
+ * A run of this job and query, other than :runKey, that goes first: one under way (running, or
+ * interrupted or retrying and waiting in the queue) that stored a page (or started) recently; or,
+ * while :runKey has not started, one queued before it (by when its tick was opened, then run key).
+ * Without the second, two queued runs of a query taken up at once would each find the other not
+ * started and both run; with it, every checker agrees which queued run is first. The statuses
+ * are literals, not parameters: only then can a generic plan use the partial index on unfinished runs.
  */
 export const findOtherRunningRun = new NamedStatement<FindOtherRunningRunParams>(
-  'feedsync_find_other_running_run_v4',
-  `select id from sync_runs
-    where job = :job::text and query_key = :queryKey::text and status in ('running', 'interrupted', 'retrying') and run_key <> :runKey::text
-      and updated_at > now() - make_interval(secs => :staleAfterMs::double precision / 1000)
+  'feedsync_find_other_running_run_v5',
+  `select o.id from sync_runs o
+    where o.job = :job::text and o.query_key = :queryKey::text and o.status in ('queued', 'running', 'interrupted', 'retrying') and o.run_key <> :runKey::text
+      and case
+        when o.status = 'queued' then (o.started_at, o.run_key) < (select m.started_at, m.run_key from sync_runs m where m.run_key = :runKey::text and m.status = 'queued')
+        else o.updated_at > now() - make_interval(secs => :staleAfterMs::double precision / 1000)
+      end
     limit 1`,
 );
