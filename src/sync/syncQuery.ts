@@ -251,7 +251,8 @@ function summaryOf(context: RunContext, progress: RunProgress): Omit<RunSummary,
 /**
  * A storage step that waits out a database outage (up to `databaseOutageMs`) rather than fail
  * the attempt. A page whose write committed just before the connection dropped is refused on the
- * retry as taken over; the queue then resumes the run from its checkpoint.
+ * retry as taken over; the run is then resumed from its checkpoint (by the queue, or by runJobNow
+ * for an in-process run).
  */
 function outlasting<T>(options: SyncQueryOptions, log: Logger, step: () => Promise<T>): Promise<T> {
   return waitOutStorageOutage(step, {
