@@ -68,6 +68,16 @@ describe('planTick', () => {
     expect((await plan(configOf({ forEach: { kind, field: '$key' } }))).runs.map((run) => run.value)).toEqual(['k1', 'k2']);
   });
 
+  it('leaves out the values of records marked deleted: a value that disappears upstream is no longer run', async () => {
+    const kind = `artist_${randomUUID().slice(0, 8)}`;
+    await storeRecords(kind, [
+      { key: 'a', payload: { id: 'ar-1' } },
+      { key: 'z', payload: { id: 'ar-9' } },
+    ]);
+    await database.pool.query(`update records set deleted_at = now() where kind = $1 and key = 'z'`, [kind]);
+    expect((await plan(configOf({ forEach: { kind, field: 'id' } }))).runs.map((run) => run.value)).toEqual(['ar-1']);
+  });
+
   it('reads the records of another source when forEach names one', async () => {
     const kind = `address_${randomUUID().slice(0, 8)}`;
     await storeRecords(kind, [{ key: 'x', payload: { address: '0xabc' } }], 'explorer');

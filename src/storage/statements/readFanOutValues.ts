@@ -9,17 +9,17 @@ export interface ReadFanOutValuesParams {
 }
 
 export interface FanOutValuesRow {
-  /** Stored records of the kind, whether they have the field or not. */
+  /** Stored records of the kind (not marked deleted), whether they have the field or not. */
   records: number;
   values: string[];
 }
 
-/** Every distinct value of a field (or the key) among the stored records of a kind, in order. */
+/** Every distinct value of a field (or the key) among the stored records of a kind not marked deleted (a full refresh no longer returned them), in order. */
 export const readFanOutValues = new NamedStatement<ReadFanOutValuesParams>(
-  'feedsync_read_fan_out_values_v1',
+  'feedsync_read_fan_out_values_v2',
   `select count(*)::int as records, coalesce(array_agg(distinct value order by value) filter (where value is not null and value <> ''), '{}') as values
     from (
       select case when :useKey::boolean then key else payload #>> :path::text[] end as value
-      from records where source = :source::text and kind = :kind::text
+      from records where source = :source::text and kind = :kind::text and deleted_at is null
     ) r`,
 );
