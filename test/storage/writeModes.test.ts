@@ -61,6 +61,17 @@ describe('write mode full_refresh', () => {
     expect(rows[0]!.records_updated).toBe(1);
   });
 
+  it('does not mark deleted a record the run returned as a dead letter (records.onInvalid: skip)', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }]);
+    // b comes back holding a lone surrogate, which jsonb cannot hold: kept as a dead letter, not stored.
+    await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }, { id: 'b', v: '\ud800' as unknown as number }]);
+    expect((await recordsOf(kind)).map(({ key, v, deleted }) => ({ key, v, deleted }))).toEqual([
+      { key: 'a', v: 1, deleted: false },
+      { key: 'b', v: 1, deleted: false },
+    ]);
+  });
+
   it('counts the records a run marked deleted on the run, and marks nothing twice', async () => {
     const kind = `k${randomUUID().slice(0, 8)}`;
     await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }, { id: 'c', v: 1 }]);

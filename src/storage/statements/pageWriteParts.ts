@@ -72,10 +72,15 @@ export const CHANGE_SEQ_LOCK = 7_346_112_004;
  */
 export const CHANGE_ORDER = `change_order as materialized (select pg_advisory_xact_lock(${CHANGE_SEQ_LOCK}))`;
 
-/** Notes the page's keys as returned by this run of a full_refresh query (see sweepFullRefresh); nothing for other modes. */
+/**
+ * Notes the page's keys as returned by this run of a full_refresh query (see sweepFullRefresh);
+ * nothing for other modes. A record kept as a dead letter was returned too: its stored version,
+ * if any, is not to be marked deleted.
+ */
 export const NOTE_REFRESH_KEYS = `refresh_keys as (
       insert into full_refresh_keys as f (scope, source, kind, key, run_id)
-      select :refreshScope::text, :source::text, :kind::text, k.key, run.id from run, unnest(:keys::text[]) as k(key)
+      select :refreshScope::text, :source::text, :kind::text, k.key, run.id
+      from run, (select unnest(:keys::text[]) union select unnest(:deadKeys::text[])) as k(key)
       where :refreshScope::text is not null
       on conflict (scope, source, kind, key) do update set run_id = excluded.run_id where f.run_id <> excluded.run_id
     )`;
