@@ -93,7 +93,8 @@ export class SyncWorker {
     });
     // Every run in progress listens for shutdown on this signal.
     setMaxListeners(settings.concurrency + 10, this.shutdown.signal);
-    this.worker.on('error', (error) => runtime.logger.error({ err: error }, 'sync worker error'));
+    // The message only: a Redis error carries the command it failed, a refused AUTH its password.
+    this.worker.on('error', (error) => runtime.logger.error({ err: { name: error.name, message: error.message } }, 'sync worker error'));
     this.worker.on('failed', (job, error) => {
       if (!job || error instanceof DelayedError) return;
       // A run's own failure was logged where the run handled it (syncQuery); only others are logged here.

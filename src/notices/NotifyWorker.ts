@@ -35,7 +35,8 @@ export class NotifyWorker {
   ) {
     // Two at once: the drain asked for now, and a retry wake-up; leases keep them apart.
     this.worker = new Worker<NotifyJobData>(NOTIFY_QUEUE, () => this.drain(), { connection, prefix: queues.prefix, concurrency: 2, autorun: false });
-    this.worker.on('error', (error) => logger.error({ err: error }, 'notify worker error'));
+    // The message only: a Redis error carries the command it failed, a refused AUTH its password.
+    this.worker.on('error', (error) => logger.error({ err: { name: error.name, message: error.message } }, 'notify worker error'));
   }
 
   run(): Promise<void> {

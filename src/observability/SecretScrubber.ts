@@ -55,3 +55,34 @@ export function configuredSecrets(config: Config): string[] {
   if (config.webhook?.secret) secrets.push(config.webhook.secret);
   return secrets;
 }
+
+/**
+ * The secrets of a process's connections: the password in each of its database and Redis URLs
+ * (as given and decoded: a client sends it decoded, and may quote it back in an error, as
+ * ioredis's failed AUTH does in `command.args`), and the dashboard's password.
+ */
+export function connectionSecrets(urls: readonly (string | undefined)[], dashboardPassword: string | undefined): string[] {
+  const secrets: string[] = [];
+  for (const url of urls) {
+    const password = url === undefined ? '' : passwordOf(url);
+    if (password) secrets.push(password, safeDecode(password));
+  }
+  if (dashboardPassword) secrets.push(dashboardPassword);
+  return secrets;
+}
+
+function passwordOf(url: string): string {
+  try {
+    return new URL(url).password;
+  } catch {
+    return '';
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

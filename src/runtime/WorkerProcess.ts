@@ -76,7 +76,7 @@ export class WorkerProcess {
       makeGate: sharedRateLimits(shared, config.worker.prefix),
       onRequestEnded: (source, status, latencyMs) => metrics.requestEnded(source, status, latencyMs),
     });
-    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + CONNECTIONS_BESIDE_RUNS });
+    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + CONNECTIONS_BESIDE_RUNS });
     opened.runtime = runtime;
     const notifyWorker = options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, connect(), queues, runtime.logger) : undefined;
     const syncWorker = options.roles.worker

@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import { NoticeOutbox } from '../notices/NoticeOutbox.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { configuredSecrets, connectionSecrets, SecretScrubber } from '../observability/SecretScrubber.js';
 import { migrateDatabase, openStorage, type Storage } from '../storage/database.js';
 import { completionNotice } from '../notices/completionNotice.js';
 import { tickNotice } from '../notices/tickNotice.js';
@@ -28,6 +29,8 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   databaseUrl: string;
+  /** Its password is scrubbed from the log (default: REDIS_URL's). */
+  redisUrl?: string;
   logger?: Logger;
   /** Apply pending migrations first (workers and one-off runs do; read-only commands need not). */
   migrate?: boolean;
@@ -39,7 +42,9 @@ export interface RuntimeOptions {
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   if (options.migrate ?? true) await migrateDatabase(options.databaseUrl);
   const sources = options.sources ?? new SourceRegistry(config);
-  const logger = options.logger ?? createLogger({ secrets: sources.secrets });
+  // Beside the config's secrets, the connections' own: a Redis client quotes its password back in a failed AUTH's error.
+  const logged = [...configuredSecrets(config), ...connectionSecrets([options.databaseUrl, options.redisUrl ?? process.env.REDIS_URL], process.env.DASHBOARD_PASSWORD)];
+  const logger = options.logger ?? createLogger({ secrets: new SecretScrubber(logged) });
   const storage = openStorage(options.databaseUrl, { max: options.poolSize });
   // A process that brings the schema up to date brings the kinds' views with it.
   if (options.migrate ?? true) await applyViews(config, storage, logger);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
-import { configuredSecrets, SecretScrubber } from '../../src/observability/SecretScrubber.js';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../src/observability/logger.js';
+import { configuredSecrets, connectionSecrets, SecretScrubber } from '../../src/observability/SecretScrubber.js';
 
 const KEY = 'sk-live-a1b2c3d4e5f6';
 
@@ -45,5 +47,20 @@ describe('SecretScrubber', () => {
       {},
     );
     expect(configuredSecrets(config).sort()).toEqual([KEY, 'explorer-key-0001', secret].sort());
+  });
+
+  it('collects the passwords of the database and Redis URLs, as given and decoded, and the dashboard password', () => {
+    const secrets = connectionSecrets(['postgres://feedsync:pg%2Fpass-0123@db:5432/feedsync', 'redis://:redis-pass-4567@redis:6379', undefined, 'not a url'], 'dash-pass-89ab');
+    expect(secrets).toEqual(['pg%2Fpass-0123', 'pg/pass-0123', 'redis-pass-4567', 'redis-pass-4567', 'dash-pass-89ab']);
+  });
+
+  it('keeps a Redis password a refused AUTH quotes back out of a log line', () => {
+    const lines: string[] = [];
+    const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => done(void lines.push(chunk.toString())) });
+    const logger = createLogger({ destination, secrets: new SecretScrubber(connectionSecrets(['redis://:redis-pass-4567@redis:6379'], undefined)) });
+    // What ioredis attaches to the error of a failed AUTH.
+    logger.error({ err: Object.assign(new Error('WRONGPASS invalid username-password pair'), { command: { name: 'auth', args: ['redis-pass-4567'] } }) }, 'sync worker error');
+    expect(lines.join('')).toContain('WRONGPASS');
+    expect(lines.join('')).not.toContain('redis-pass-4567');
   });
 });
