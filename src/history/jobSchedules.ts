@@ -19,7 +19,8 @@ const OPENING_GRACE_MS = 60_000;
  */
 export function scheduleStanding(job: JobSchedule, lastScheduledFor: Date | undefined, now: Date): ScheduleStanding {
   if (!job.schedule) return { nextAt: undefined, missedAt: undefined };
-  const cron = new Cron(job.schedule.cron, { timezone: job.schedule.timezone, paused: true });
+  // As the scheduler (node-cron) reads it: a day of the month and a day of the week both restricted must both match.
+  const cron = new Cron(job.schedule.cron, { timezone: job.schedule.timezone, paused: true, domAndDow: true });
   const nextAt = cron.nextRun(now) ?? undefined;
   const [due] = cron.previousRuns(1, new Date(now.getTime() - OPENING_GRACE_MS));
   const missedAt = lastScheduledFor !== undefined && due !== undefined && due.getTime() > lastScheduledFor.getTime() ? due : undefined;
