@@ -47,7 +47,7 @@ export const workerSchema = z.strictObject({
   /** Port of /metrics, /healthz, /readyz (0: any free port). */
   // Left out of the file, both come from FEEDSYNC_HTTP_PORT / FEEDSYNC_HTTP_HOST (see environmentDefaults).
   httpPort: integer(0, 65_535).default(9464),
-  httpHost: z.string().default('127.0.0.1'),
+  httpHost: z.string().min(1, 'must name a host or address (empty would listen on every interface)').default('127.0.0.1'),
   /** Serve the bull-board dashboard at /admin/queues (basic auth from DASHBOARD_USER / DASHBOARD_PASSWORD). */
   dashboard: z.boolean().default(false),
 });

@@ -96,6 +96,15 @@ describe('parseConfig', () => {
     expect(parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k', FEEDSYNC_HTTP_HOST: '0.0.0.0' }).worker.httpHost).toBe('127.0.0.2');
   });
 
+  it('takes FEEDSYNC_HTTP_HOST and FEEDSYNC_HTTP_PORT set but empty as unset: loopback and the default port, not every interface', () => {
+    const config = parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k', FEEDSYNC_HTTP_HOST: '', FEEDSYNC_HTTP_PORT: '' });
+    expect(config.worker).toMatchObject({ httpHost: '127.0.0.1', httpPort: 9464 });
+  });
+
+  it('refuses an empty worker.httpHost, which would listen on every interface', () => {
+    expect(problemsOf(() => parseConfig({ ...validTree(), worker: { httpHost: '' } }, 'test.yaml', { MUSIC_API_KEY: 'k' }))).toEqual([expect.stringMatching(/^worker\.httpHost: must name a host or address/)]);
+  });
+
   it('names FEEDSYNC_HTTP_PORT’s setting when its value is not a port', () => {
     expect(problemsOf(() => parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k', FEEDSYNC_HTTP_PORT: 'ninety' }))).toEqual([expect.stringMatching(/^worker\.httpPort: /)]);
   });
