@@ -2,6 +2,7 @@ import { QueueEvents, type ConnectionOptions } from 'bullmq';
 import { findJob } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import type { OpenedTick, TickRun } from '../storage/JobTicks.js';
+import type { RunClaims } from '../storage/RunClaims.js';
 import type { RunStore } from '../storage/RunStore.js';
 import { launchTick } from './launchTick.js';
 import { SYNC_QUEUE, type Queues } from './queues.js';
@@ -23,8 +24,12 @@ export async function enqueueRuns(config: Config, store: Pick<RunStore, 'ticks' 
 
 export type RunEnd = { runKey: string; ok: true; result: SyncJobResult } | { runKey: string; ok: false; error: string };
 
-/** Waits until each queued run completes or fails for good (after its last attempt). */
-export async function waitForRuns(connection: ConnectionOptions, queues: Queues, runs: TickRun[], timeoutMs?: number): Promise<RunEnd[]> {
+/**
+ * Waits until each queued run completes or fails for good (after its last attempt). A run whose
+ * job is gone from the queue (a finished job trimmed by keepCompleted or keepFailed while others
+ * were waited for) is told by its row in Postgres, as `claims` finds it by key.
+ */
+export async function waitForRuns(connection: ConnectionOptions, queues: Queues, claims: Pick<RunClaims, 'findByKey'>, runs: TickRun[], timeoutMs?: number): Promise<RunEnd[]> {
   const events = new QueueEvents(SYNC_QUEUE, { connection, prefix: queues.prefix });
   try {
     await events.waitUntilReady();
@@ -34,18 +39,29 @@ export async function waitForRuns(connection: ConnectionOptions, queues: Queues,
     for (const run of runs) {
       const job = await queues.sync.getJob(run.runKey);
       if (!job) {
-        ends.push({ runKey: run.runKey, ok: false, error: 'the job is no longer in the queue' });
+        ends.push(await endFromRow(claims, run.runKey, 'the job is no longer in the queue'));
         continue;
       }
       try {
         const result = (await job.waitUntilFinished(events, deadline === undefined ? undefined : Math.max(1, deadline - Date.now()))) as SyncJobResult;
         ends.push({ runKey: run.runKey, ok: true, result });
       } catch (error) {
-        ends.push({ runKey: run.runKey, ok: false, error: (error as Error).message });
+        // Failed, timed out, or trimmed while waited for: the row says which, once the run has ended.
+        ends.push(await endFromRow(claims, run.runKey, (error as Error).message));
       }
     }
     return ends;
   } finally {
     await events.close();
   }
+}
+
+/** How a run ended, by its row; `otherwise` when it has not ended (or has no row). */
+async function endFromRow(claims: Pick<RunClaims, 'findByKey'>, runKey: string, otherwise: string): Promise<RunEnd> {
+  const run = await claims.findByKey(runKey);
+  if (run?.status === 'succeeded' || run?.status === 'partial') {
+    return { runKey, ok: true, result: { runId: run.id, status: run.status, pages: run.pages, records: run.counts } };
+  }
+  if (run?.status === 'failed') return { runKey, ok: false, error: run.error ?? otherwise };
+  return { runKey, ok: false, error: otherwise };
 }

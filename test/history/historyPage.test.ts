@@ -70,7 +70,7 @@ function configOf(upstreamUrl: string): Config {
 async function tickOf(config: Config, job: string): Promise<void> {
   const { tick, runs } = await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, job);
   const connection = redisConnection(inject('redisUrl'), 'worker');
-  await waitForRuns(connection, feedsync.queues, runs, 30_000).finally(() => connection.disconnect());
+  await waitForRuns(connection, feedsync.queues, feedsync.runtime.store.claims, runs, 30_000).finally(() => connection.disconnect());
   await waitFor(`the notice of ${job}'s tick`, async () => {
     const { rows } = await database.pool.query<{ state: string }>('select state from notices where tick_id = $1', [tick.id]);
     return rows[0]?.state === 'delivered';

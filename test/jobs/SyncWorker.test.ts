@@ -8,6 +8,7 @@ import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
 import { redisConnection } from '../../src/jobs/queues.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import type { TickRun } from '../../src/storage/JobTicks.js';
 import { openRunStore } from '../../src/storage/RunStore.js';
 import { capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
 import { waitFor } from '../support/feedsyncProcess.js';
@@ -70,7 +71,7 @@ async function runNow(config: Config, job: string) {
   const { runs } = await enqueueRuns(config, process.runtime.store, process.queues, job);
   const connection = redisConnection(inject('redisUrl'), 'worker');
   try {
-    const [end] = await waitForRuns(connection, process.queues, runs, 20_000);
+    const [end] = await waitForRuns(connection, process.queues, process.runtime.store.claims, runs, 20_000);
     return { run: runs[0]!, end: end! };
   } finally {
     connection.disconnect();
@@ -188,6 +189,19 @@ describe('SyncWorker', () => {
     expect(rows[0]!.seqs).toEqual(rows[0]!.seqs.map((_, i) => i + 1));
   });
 
+  it('tells how runs ended whose finished jobs were trimmed from the queue meanwhile, by their rows', async () => {
+    const config = configWith({}, { keepCompleted: { ageS: 3600, count: 1 } });
+    const process = await start(config);
+    const runs: TickRun[] = [];
+    for (let i = 0; i < 3; i++) runs.push(...(await enqueueRuns(config, process.runtime.store, process.queues, 'artists')).runs);
+    await waitFor('every run to succeed', async () => (await Promise.all(runs.map((run) => runRow(run.runId)))).every((row) => row?.status === 'succeeded'), 20_000);
+    await waitFor('the queue to keep one completed job', async () => (await process.queues.sync.getJobCountByTypes('completed')) === 1);
+    const connection = redisConnection(inject('redisUrl'), 'worker');
+    const ends = await waitForRuns(connection, process.queues, process.runtime.store.claims, runs, 20_000).finally(() => connection.disconnect());
+    expect(ends.map((end) => end.ok && end.result.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(ends.map((end) => end.ok && end.result.runId)).toEqual(runs.map((run) => run.runId));
+  });
+
   it('trims completed jobs and caps the event stream, so Redis memory stays bounded', async () => {
     const config = configWith({}, { keepCompleted: { ageS: 3600, count: 2 }, eventsMaxLen: 10 });
     const process = await start(config);
@@ -196,7 +210,7 @@ describe('SyncWorker', () => {
     const count = 40;
     for (let i = 0; i < count; i++) runs.push(...(await enqueueRuns(config, process.runtime.store, process.queues, 'artists')).runs);
     const connection = redisConnection(inject('redisUrl'), 'worker');
-    await waitForRuns(connection, process.queues, runs, 20_000).finally(() => connection.disconnect());
+    await waitForRuns(connection, process.queues, process.runtime.store.claims, runs, 20_000).finally(() => connection.disconnect());
     expect(await process.queues.sync.getJobCountByTypes('completed')).toBe(2);
     const redis = new Redis(inject('redisUrl'));
     const events = await redis.xlen(`${config.worker.prefix}:sync:events`);

@@ -36,7 +36,7 @@ beforeAll(async () => {
   base = feedsync.httpUrl!;
   const runs = [...(await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'artists')).runs, ...(await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'capped')).runs];
   const connection = redisConnection(inject('redisUrl'), 'worker');
-  await waitForRuns(connection, feedsync.queues, runs, 20_000).finally(() => connection.disconnect());
+  await waitForRuns(connection, feedsync.queues, feedsync.runtime.store.claims, runs, 20_000).finally(() => connection.disconnect());
 }, 60_000);
 afterAll(async () => {
   await feedsync.close();

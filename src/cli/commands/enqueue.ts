@@ -52,7 +52,7 @@ export function registerEnqueueCommand(program: Command): void {
         }
         if (!options.wait) return;
         const events = redisConnection(redisUrl, 'worker');
-        const ends = await waitForRuns(events, queues, runs, options.timeout === undefined ? undefined : options.timeout * 1000).finally(() => events.disconnect());
+        const ends = await waitForRuns(events, queues, runtime.store.claims, runs, options.timeout === undefined ? undefined : options.timeout * 1000).finally(() => events.disconnect());
         for (const end of ends) {
           if (end.ok) {
             const { records } = end.result;

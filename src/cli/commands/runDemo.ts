@@ -69,7 +69,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
           tickIds.push(tick.id);
         }
         if (wave.length > 0) say(`queued ${waveRuns.length} runs in ${wave.length} job ticks (${wave.map((job) => job.name).join(', ')}); syncing…`);
-        ends.push(...(await waitForRuns(connection, feedsync.queues, waveRuns)));
+        ends.push(...(await waitForRuns(connection, feedsync.queues, feedsync.runtime.store.claims, waveRuns)));
         runs.push(...waveRuns);
       }
     } finally {
