@@ -1,4 +1,4 @@
-import type { PagePosition } from '../paging/Paginator.js';
+import type { PagePosition, StopReason } from '../paging/Paginator.js';
 
 /** What a run stores after each page so that a retry resumes exactly there. */
 export interface RunCheckpoint {
@@ -7,6 +7,11 @@ export interface RunCheckpoint {
   incrementalStart?: string;
   /** Set once an incremental value was stored below one stored before it: a partial run's cursor then stays where it was. */
   outOfOrder?: true;
+  /**
+   * Set with the last page: why paging ended there. A run resumed after it (its finish was never
+   * written) finishes as it would have, instead of fetching its last page again.
+   */
+  end?: { stopReason: StopReason; expectedTotal?: number };
 }
 
 /** Compares field values numerically when both are integers (block numbers), else as text. */

@@ -134,6 +134,10 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
   const { query, run, log, options } = context;
   const paginator = createPaginator(query.paging);
   const checkpoint = await startingPoint(context, paginator);
+  if (checkpoint.end) {
+    log.info({ page: run.pages, stopReason: checkpoint.end.stopReason }, 'resuming after the last page: paging had ended there');
+    return { stopReason: checkpoint.end.stopReason, expectedTotal: checkpoint.end.expectedTotal };
+  }
   if (run.pages > 0) log.info({ page: run.pages }, 'resuming after the last stored page');
   // Aborts a prefetch still waiting to retry when the run ends early, or on shutdown. (A listener,
   // not AbortSignal.any: that costs more than the rest of a one-page run's bookkeeping.)
@@ -168,7 +172,12 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
       const { envelope, advance, records, derivation } = prepared;
       const cursorValue = progress.cursorWith(prepared.highest);
       const ascending = progress.ascendingWith(prepared.order);
-      const nextCheckpoint: RunCheckpoint = { ...checkpoint, position: advance.position, ...(ascending ? {} : { outOfOrder: true }) };
+      const nextCheckpoint: RunCheckpoint = {
+        ...checkpoint,
+        position: advance.position,
+        ...(ascending ? {} : { outOfOrder: true }),
+        ...(advance.done ? { end: { stopReason: advance.reason, expectedTotal: prepared.expectedTotal } } : {}),
+      };
       const page = { ...envelope, kind: query.records.kind, records, derivation, checkpoint: nextCheckpoint, cursorValue, writeMode };
       const stored = await outlasting(options, log, () => options.store.pages.storePage(run.id, progress.pages, page, query.sourceName));
       progress.pageStored(stored, cursorValue, ascending);

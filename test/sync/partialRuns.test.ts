@@ -5,15 +5,18 @@ import type { ConfigInput } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { completionNotice, type CompletionNotice } from '../../src/notices/completionNotice.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { startLocalApi, type LocalApi } from '../support/localApi.js';
+import { finishingOnlyFailures } from '../support/faultyStores.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { runIdentityOf } from '../../src/sync/runIdentity.js';
 
 /** Listens the API has, with `uts` 1001, 1002, …; a test adds more to have new ones to read. */
 let listens = 30;
+/** Requests the API has answered. */
+let requests = 0;
 let api: LocalApi;
 let database: TestDatabase;
 
@@ -24,6 +27,7 @@ let database: TestDatabase;
  */
 beforeAll(async () => {
   api = await startLocalApi((request, response) => {
+    requests += 1;
     const url = new URL(request.url ?? '/', 'http://x');
     const page = Number(url.searchParams.get('page') ?? '1');
     const perPage = Number(url.searchParams.get('per_page') ?? '10');
@@ -50,8 +54,8 @@ beforeEach(() => {
 
 type Job = ConfigInput['jobs'][number];
 
-/** One run of job `job` (its cursor its own) against `path`, 10 records a page, with the paging and query given. */
-async function syncFrom(path: string, job: string, paging: Record<string, unknown>, query: Job['queries'][number] = {}) {
+/** One run of job `job` (its cursor its own) against `path`, 10 records a page, with the paging and query given; `runKey` resumes a run. */
+async function syncFrom(path: string, job: string, paging: Record<string, unknown>, query: Job['queries'][number] = {}, run: { store?: RunStore; runKey?: string } = {}) {
   const config = parseConfig(
     {
       sources: { api: { baseUrl: api.baseUrl, path, auth: { type: 'none' }, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 10, limitParam: 'per_page', ...paging } } },
@@ -63,8 +67,8 @@ async function syncFrom(path: string, job: string, paging: Record<string, unknow
   const resolved = queryOf(config, job);
   const client = new SourceClient('api', resolved.source);
   try {
-    const identity = runIdentityOf(resolved, `test/${randomUUID()}`);
-    return await syncQuery(resolved, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger, noticeFor: completionNotice });
+    const identity = runIdentityOf(resolved, run.runKey ?? `test/${randomUUID()}`);
+    return await syncQuery(resolved, identity, { store: run.store ?? openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger, noticeFor: completionNotice });
   } finally {
     await client.close();
   }
@@ -101,6 +105,16 @@ describe('partial runs', () => {
     expect(row.error).toBe('stopped at paging.maxPages (2) after reading 20 records of the 30 the upstream states');
     const notice = await noticeOf(summary.runId);
     expect(notice).toMatchObject({ type: 'sync.partial', data: { pages: 2, records: { new: 20 }, error: { kind: 'max_pages', message: row.error } } });
+  });
+
+  it('ends a run resumed after its last page (its finish never written) as its paging ended, fetching nothing again', async () => {
+    const runKey = `test/${randomUUID()}`;
+    await expect(syncFrom('/asc', 'lost-finish', { maxPages: 2 }, {}, { store: finishingOnlyFailures(openRunStore(database.db), 'the worker died'), runKey })).rejects.toThrow('the worker died');
+    const requestsBefore = requests;
+    const resumed = await syncFrom('/asc', 'lost-finish', { maxPages: 2 }, {}, { runKey });
+    expect(resumed).toMatchObject({ status: 'partial', stopReason: 'max_pages', pages: 2, counts: { new: 20, unchanged: 0 } });
+    expect(requests).toBe(requestsBefore);
+    expect(await runRow(resumed.runId)).toMatchObject({ status: 'partial', error_kind: 'max_pages', pages: 2 });
   });
 
   it('succeeds at maxPages when the stated total shows every record was read', async () => {

@@ -7,6 +7,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/startSimulat
 import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { runJobNow, type RunJobOptions } from '../../src/sync/runJobNow.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
+import { finishingOnlyFailures } from '../support/faultyStores.js';
 import { capturingLogger, configFor } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
@@ -92,7 +93,7 @@ describe('runJobNow', () => {
   it('ends a run it cannot carry on, and the runs after it, as failed, so that its tick ends with its notice; the error goes to the caller', async () => {
     const config = searches();
     const job = config.jobs[0]!.name;
-    const result = await runNow(config, (options) => ({ ...options, store: finishingOnlyFailures(options.store) }));
+    const result = await runNow(config, (options) => ({ ...options, store: finishingOnlyFailures(options.store, 'the database went away') }));
     expect(result).toBeInstanceOf(Error);
     expect((result as Error).message).toBe('the database went away');
     const runs = await runsOf(job);
@@ -119,11 +120,3 @@ function droppingAfterCommit(store: RunStore): RunStore {
   };
   return { ...store, pages };
 }
-
-/** A store whose finishes of anything but a failure throw, as a finish that cannot be written after an outage does. */
-function finishingOnlyFailures(store: RunStore): RunStore {
-  const finishes = Object.create(store.finishes) as RunStore['finishes'];
-  finishes.finish = (runId, outcome, notice, known) => (outcome.status === 'failed' ? store.finishes.finish(runId, outcome, notice, known) : Promise.reject(new Error('the database went away')));
-  return { ...store, finishes };
-}
-
