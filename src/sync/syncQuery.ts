@@ -170,6 +170,8 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
       });
       if (prepared instanceof WindowStuckError) return { stopReason: 'window_stuck', stuck: prepared.message, expectedTotal: undefined };
       const { envelope, advance, records, derivation } = prepared;
+      // The same body as the page before (an upstream that ignores the page parameter): nothing new to store, and its records read once.
+      if (advance.done && advance.reason === 'repeated_page') return { stopReason: advance.reason, expectedTotal: prepared.expectedTotal };
       const cursorValue = progress.cursorWith(prepared.highest);
       const ascending = progress.ascendingWith(prepared.order);
       const nextCheckpoint: RunCheckpoint = {

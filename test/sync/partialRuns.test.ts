@@ -117,6 +117,12 @@ describe('partial runs', () => {
     expect(await runRow(resumed.runId)).toMatchObject({ status: 'partial', error_kind: 'max_pages', pages: 2 });
   });
 
+  it('counts a page that repeats the one before (the page parameter ignored) neither as read nor as stored: short of a total under two pages', async () => {
+    listens = 15;
+    const summary = await syncFrom('/asc', 'repeats', { pageParam: 'pg' });
+    expect(summary).toMatchObject({ status: 'partial', stopReason: 'repeated_page', pages: 1, counts: { new: 10, unchanged: 0 }, shortfall: { kind: 'short_of_total' } });
+  });
+
   it('succeeds at maxPages when the stated total shows every record was read', async () => {
     const summary = await syncFrom('/asc', 'max-pages-all-read', { maxPages: 3 });
     expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'max_pages', pages: 3, counts: { new: 30 } });

@@ -113,7 +113,7 @@ describe('syncQuery', () => {
 
   it('stops when the upstream ignores the page parameter and repeats a page, ending partial short of the stated total', async () => {
     const summary = await sync(queryOf(artistSearch('a', { pageParam: 'pg' }), 'artists'));
-    expect(summary).toMatchObject({ status: 'partial', stopReason: 'repeated_page', pages: 2, shortfall: { kind: 'short_of_total' } });
+    expect(summary).toMatchObject({ status: 'partial', stopReason: 'repeated_page', pages: 1, shortfall: { kind: 'short_of_total' } });
   });
 
   it('reports every record unchanged on a re-run and rewrites none', async () => {
