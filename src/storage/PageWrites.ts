@@ -16,6 +16,8 @@ import {
   type StorePageRow,
 } from './statements/storePage.js';
 import { storeBodyAhead } from './statements/storeBodyAhead.js';
+import { takeChangeLock } from './statements/takeChangeLock.js';
+import { inTransaction } from './transaction.js';
 import { storeProvenPage, type StoreProvenPageRow } from './statements/storeProvenPage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
 
@@ -68,7 +70,7 @@ export class RunTakenOverError extends Error {
 }
 
 /** The pool pages are stored on; its counts tell whether a connection is to spare (see storeBodyAhead). */
-export type PagePool = Pick<pg.Pool, 'query' | 'idleCount' | 'totalCount' | 'waitingCount'> & { options: Pick<pg.PoolOptions, 'max'> };
+export type PagePool = Pick<pg.Pool, 'query' | 'connect' | 'idleCount' | 'totalCount' | 'waitingCount'> & { options: Pick<pg.PoolOptions, 'max'> };
 
 /** Bodies stored ahead of their pages at once, at most, in a process: no more than the pool holds beside its runs' own connections. */
 const BODIES_AHEAD_AT_ONCE = CONNECTIONS_BESIDE_RUNS;
@@ -169,7 +171,7 @@ export class PageWrites {
   }
 
   private storeWith(statement: NamedStatement<StorePageParams>, params: StorePageParams): Promise<StorePageRow | undefined> {
-    return this.send<StorePageRow>(statement.with(params));
+    return this.send<StorePageRow>(statement.with(params), params.keepHistory);
   }
 
   /**
@@ -180,13 +182,27 @@ export class PageWrites {
    * proven (storeProvenPage stores no body), it finds its proof's envelope gone with the body and
    * writes nothing, and the page is then stored with its records and body.
    */
-  private async send<Row extends pg.QueryResultRow>(query: PreparedQuery): Promise<Row | undefined> {
+  private async send<Row extends pg.QueryResultRow>(query: PreparedQuery, afterChangeLock = false): Promise<Row | undefined> {
+    const once = async () => (afterChangeLock ? this.sendAfterChangeLock<Row>(query) : (await this.pool.query<Row>(query)).rows[0]);
     try {
-      return (await this.pool.query<Row>(query)).rows[0];
+      return await once();
     } catch (error) {
       if (!isViolationOf(error, FOREIGN_KEY_VIOLATION, ENVELOPE_BODY_KEY)) throw error;
-      return (await this.pool.query<Row>(query)).rows[0];
+      return once();
     }
+  }
+
+  /**
+   * Sends a statement that keeps record versions (append) after taking the change-feed lock in a
+   * statement of its own, in one transaction. A statement's snapshot is taken when it starts, so
+   * one that takes the lock itself, having waited for another run's page of the same keys, does
+   * not see the versions that page opened, and would leave them open beside its own.
+   */
+  private sendAfterChangeLock<Row extends pg.QueryResultRow>(query: PreparedQuery): Promise<Row | undefined> {
+    return inTransaction(this.pool, async (client) => {
+      await client.query(takeChangeLock.with({}));
+      return (await client.query<Row>(query)).rows[0];
+    });
   }
 
   /** Stores the page without its records if they are proven unchanged; undefined if not. */

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageWriteMode, refreshScopeOf } from '../../src/storage/writeModes.js';
 import type { WriteMode } from '../../src/config/kindsSchema.js';
+import { CHANGE_SEQ_LOCK } from '../../src/storage/statements/pageWriteParts.js';
 import { pageOf } from '../support/storedPages.js';
+import { waitFor } from '../support/waitFor.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;
@@ -128,6 +130,33 @@ describe('write mode append', () => {
       { key: 'a', v: 3 },
       { key: 'b', v: 1 },
     ]);
+  });
+
+  it('keeps one version open when two runs store the same key at once, one waiting for the other’s change-feed lock', async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    const holder = await database.pool.connect();
+    try {
+      await holder.query('select pg_advisory_lock($1)', [CHANGE_SEQ_LOCK]);
+      const stores = ['one', 'two'].map(async (job, index) => {
+        const run = await store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+        return store.pages.storePage(run.id, 0, { ...pageOf(kind, [{ id: 'x', v: index + 1 }], 'id'), writeMode: pageWriteMode('append', job, 'k') }, 'music');
+      });
+      await waitFor('both pages to wait for the change-feed lock', async () => {
+        const { rows } = await database.pool.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+        );
+        return rows[0]!.n === 2;
+      });
+      await holder.query('select pg_advisory_unlock($1)', [CHANGE_SEQ_LOCK]);
+      await Promise.all(stores);
+    } finally {
+      holder.release();
+    }
+    const { rows } = await database.pool.query<{ open: number; versions: number }>(
+      `select count(*) filter (where valid_to is null)::int as open, count(*)::int as versions from record_versions where kind = $1 and key = 'x'`,
+      [kind],
+    );
+    expect(rows[0]).toEqual({ open: 1, versions: 2 });
   });
 
   it('keeps no version for a merge query', async () => {

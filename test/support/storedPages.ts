@@ -35,6 +35,7 @@ export function pageWritesTelling(pool: pg.Pool, counts: Partial<Pick<PagePool, 
       sent.push(config.name ?? '(unnamed)');
       return pool.query(config as pg.QueryConfig, values);
     },
+    connect: () => pool.connect(),
     ...counts,
   } as unknown as PagePool;
   return { pages: new PageWrites(telling), sent };
