@@ -48,6 +48,8 @@ export interface PageToStore extends PageEnvelope {
   cursorValue: string | null;
   /** What the query's write mode adds to storing its records (see pageWriteMode). */
   writeMode: PageWriteMode;
+  /** For a replay: the run that received the page, whose records they are (see PageWriteParams.sourceRunId). */
+  sourceRun?: { id: string; startedAt: string };
 }
 
 /** What storing a page did: its records' counts, the run row's new version, and its records as sent (none when proven unchanged). */
@@ -273,6 +275,8 @@ function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, 
     refreshScope: page.writeMode.refreshScope,
     keepHistory: page.writeMode.keepHistory,
     derivation: page.derivation,
+    sourceRunId: page.sourceRun?.id ?? null,
+    sourceRunStartedAt: page.sourceRun?.startedAt ?? null,
   };
 }
 

@@ -34,6 +34,13 @@ export interface PageWriteParams {
   keepHistory: boolean;
   /** The fingerprint of how the page's records were derived from its body (see recordsDerivation); null: store no proof. */
   derivation: string | null;
+  /**
+   * For a replay: the run that received the page, and when it started. Its records are written
+   * as that run's (first seen, last changed, version), and a record last changed by a sync run
+   * started after it is left as it is: the page holds an older version. Null for a sync.
+   */
+  sourceRunId: string | null;
+  sourceRunStartedAt: string | null;
 }
 
 /** The run counters every page adds to, besides its records' own: a fragment of the `run` CTE's SET. */
@@ -120,3 +127,17 @@ export const INSERT_ENVELOPE = `envelope as (
         p.seq_from, p.seq_to, p.records, case when p.seq_to is not null then :derivation::text end
       from run left join page_proof p on :derivation::text is not null
     )`;
+
+/** The run a page's records are written as: the run storing it, or for a replay the run that received it. */
+export const RECORDS_RUN = 'coalesce(:sourceRunId::uuid, :runId::uuid)';
+
+/**
+ * For a replay, whether the record with the key `n.key` is stored as a sync run started after
+ * the page's last changed it (a newer version than the page's). Replays' own runs do not count:
+ * what they wrote was derived anew, and is derived anew again.
+ */
+export const NEWER_VERSION_STORED = `:sourceRunId::uuid is not null and exists (
+        select 1 from records c join sync_runs l on l.id = c.last_changed_run_id
+        where c.source = :source::text and c.kind = :kind::text and c.key = n.key
+          and l.started_at > :sourceRunStartedAt::timestamptz and l.run_key not like 'replay/%'
+      )`;

@@ -7,8 +7,10 @@ import {
   INSERT_ENVELOPE,
   INSERT_PAGE_BODY,
   KIND_HIGHEST_CHANGE,
+  NEWER_VERSION_STORED,
   NOTE_REFRESH_KEYS,
   PAGE_WITHOUT_ANOMALIES,
+  RECORDS_RUN,
   type PageWriteParams,
 } from './pageWriteParts.js';
 
@@ -61,9 +63,9 @@ function storePageSql(write: RecordWrite): string {
     ${CHANGE_ORDER},
     written as (
       insert into records as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id, change_seq)
-      select :source::text, :kind::text, n.key, n.payload::jsonb, n.hash, :runId::uuid, :runId::uuid, nextval('records_change_seq')
+      select :source::text, :kind::text, n.key, n.payload::jsonb, n.hash, ${RECORDS_RUN}, ${RECORDS_RUN}, nextval('records_change_seq')
       from page_records n, change_order
-      where exists (select 1 from claim) and ${changedOrNew}
+      where exists (select 1 from claim) and ${changedOrNew} and not (${NEWER_VERSION_STORED})
       ${onStored}
     ),
     closed_versions as (
@@ -73,7 +75,7 @@ function storePageSql(write: RecordWrite): string {
     ),
     new_versions as (
       insert into record_versions (source, kind, key, payload, content_hash, change_seq, run_id)
-      select :source::text, :kind::text, w.key, n.payload::jsonb, n.hash, w.change_seq, :runId::uuid
+      select :source::text, :kind::text, w.key, n.payload::jsonb, n.hash, w.change_seq, ${RECORDS_RUN}
       from written w join page_records n on n.key = w.key
       where :keepHistory::boolean
     ),
@@ -120,13 +122,13 @@ function storePageSql(write: RecordWrite): string {
 type RecordWrite = 'lookUpUnchanged' | 'upsert' | 'insert';
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v11', storePageSql('lookUpUnchanged'));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v12', storePageSql('lookUpUnchanged'));
 
 /** For pages expected to hold only new or changed records. */
-export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v11', storePageSql('upsert'));
+export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v12', storePageSql('upsert'));
 
 /** For pages expected to hold only records never stored (a first sync); see RecordWrite. */
-export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v2', storePageSql('insert'));
+export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v3', storePageSql('insert'));
 
 /** The constraint a plain insert of a stored key violates (see RecordWrite). */
 export const RECORDS_PRIMARY_KEY = 'records_source_kind_key_pk';

@@ -2,7 +2,7 @@ import { NamedStatement } from '../namedStatement.js';
 import { CLAIM_PAGE, INSERT_ENVELOPE, KIND_HIGHEST_CHANGE, type PageWriteParams } from './pageWriteParts.js';
 
 /** What storeProvenPage needs: the page's envelope and where the run goes, not its records. */
-export type StoreProvenPageParams = Omit<PageWriteParams, 'keys' | 'hashes' | 'body' | 'deadIndexes' | 'deadKeys' | 'deadReasons' | 'deadRaws' | 'collapsed' | 'nulsRemoved' | 'filtered' | 'refreshScope' | 'keepHistory'> & {
+export type StoreProvenPageParams = Omit<PageWriteParams, 'keys' | 'hashes' | 'body' | 'deadIndexes' | 'deadKeys' | 'deadReasons' | 'deadRaws' | 'collapsed' | 'nulsRemoved' | 'filtered' | 'refreshScope' | 'keepHistory' | 'sourceRunId' | 'sourceRunStartedAt'> & {
   derivation: string;
 };
 
