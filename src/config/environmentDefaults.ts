@@ -12,7 +12,7 @@ export function withEnvironmentDefaults(tree: unknown, env: NodeJS.ProcessEnv): 
   for (const { section, key, variable } of FROM_ENVIRONMENT) {
     const value = env[variable];
     const current = filled[section] ?? {};
-    // Set but empty is unset, as for ${NAME} in the file: an empty host would listen on every interface.
+    // Set but empty is unset, as `${NAME:-default}` in the file takes it: an empty host would listen on every interface.
     if (value === undefined || value === '' || current === null || typeof current !== 'object' || key in current) continue;
     filled[section] = { ...current, [key]: value };
   }

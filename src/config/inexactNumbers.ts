@@ -5,9 +5,10 @@ import type { ConfigProblem } from './ConfigError.js';
 const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /**
- * The plain numbers of a YAML config that a JS number cannot hold exactly: more significant
- * digits than a double keeps (an integer past 2^53, a token id, a long fraction). Read, such a number would
- * silently become another (a param sent, a fan-out value stored); quoted, it is sent as written.
+ * The plain numbers of a YAML config that a JS number cannot hold as written: more significant
+ * digits than a double keeps (an integer past 2^53, a token id, a long fraction), or so large or
+ * small that JS writes it back in exponent form. Read, such a number would silently become another
+ * text (a param sent, a fan-out value stored); quoted, it is sent as written.
  */
 export function inexactNumbers(document: Document): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
@@ -15,8 +16,10 @@ export function inexactNumbers(document: Document): ConfigProblem[] {
     Scalar(key, node, path) {
       const text = node.source;
       if (typeof node.value !== 'number' || key === 'key' || typeof text !== 'string' || !DECIMAL.test(text)) return;
-      if (digitsOf(text) === digitsOf(String(node.value))) return;
-      problems.push({ path: locationOf(path, node), message: `the number ${text} has more digits than a number keeps (it would be read as ${node.value}); quote it ("${text}") to use it as written` });
+      const read = String(node.value);
+      // Exact but written back in exponent form (1e+21 for 1000000000000000000000): sent so, it would not be the number as written either.
+      if (digitsOf(text) === digitsOf(read) && (/[eE]/.test(text) || !read.includes('e'))) return;
+      problems.push({ path: locationOf(path, node), message: `the number ${text} cannot be kept as written (it would be read as ${read}); quote it ("${text}") to use it as written` });
     },
   });
   return problems;

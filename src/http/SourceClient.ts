@@ -164,7 +164,7 @@ export class SourceClient {
     const read = readResponse(raw, this.shape, this.name, statusCode);
     // Decoded, the message may show a secret its JSON escaped past the scrub of the raw text.
     read.envelope.message = this.secrets.scrub(read.envelope.message);
-    if (!read.ok) throw envelopeError(read, this.shape, this.config.errors, this.name, statusCode, raw, (text) => this.secrets.scrub(text));
+    if (!read.ok) throw envelopeError(read, this.shape, this.config.errors, this.name, statusCode, raw, (text) => this.secrets.scrubShown(text));
     const envelope: Envelope = read.envelope;
     const link = headers.link;
     return {
@@ -246,7 +246,7 @@ export class SourceClient {
       read = undefined;
     }
     const upstreamMessage = read ? this.secrets.scrub(read.envelope.message) || undefined : undefined;
-    const details = { source: this.name, status, upstreamMessage, excerpt: excerptOf(raw), retryAfterMs: parseRetryAfter(headers['retry-after']) };
+    const details = { source: this.name, status, upstreamMessage, excerpt: this.secrets.scrubShown(excerptOf(raw)), retryAfterMs: parseRetryAfter(headers['retry-after']) };
     const byCode = read && codeKindOf(read, this.shape);
     if (byCode) return new UpstreamError(byCode, `error code ${read!.errorCode}`, details);
     if (status === 429) return new UpstreamError('rate_limited', 'rate limited', details);

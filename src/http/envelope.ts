@@ -103,8 +103,8 @@ export interface ErrorMessages {
 
 /**
  * The error a non-success body (HTTP 2xx) stands for; one no rule recognises is `rejected`, not
- * retried. `scrub` takes secrets out of what the error quotes, decoded: JSON escapes can hide an
- * echoed key from a scrub of the raw text.
+ * retried. `scrub` takes secrets out of what the error quotes (decoded values, and the body's
+ * excerpt with its escapes decoded): JSON escapes can hide an echoed key from a scrub of the raw text.
  */
 export function envelopeError(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages, source: string, status: number, raw: string, scrub: (text: string) => string): UpstreamError {
   const kind = errorKindOf(read, shape, messages) ?? 'rejected';
@@ -114,6 +114,6 @@ export function envelopeError(read: ReadResponse, shape: ResponseShape, messages
     source,
     status,
     upstreamMessage: scrub([read.envelope.message, data].filter(Boolean).join(': ') || errorText(read)),
-    excerpt: excerptOf(raw),
+    excerpt: scrub(excerptOf(raw)),
   });
 }

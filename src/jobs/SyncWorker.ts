@@ -11,6 +11,7 @@ import type { RunStore } from '../storage/RunStore.js';
 import type { NoticeToQueue, RunState } from '../storage/runState.js';
 import type { SourceRegistry } from '../sync/SourceRegistry.js';
 import { runIdentityOf } from '../sync/runIdentity.js';
+import { QUEUED_RUN_KEY_PATTERNS } from '../sync/runKeys.js';
 import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
 import { AbandonedRuns, abandonedOutcome, stalledTooOften } from './AbandonedRuns.js';
 import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
@@ -170,7 +171,7 @@ export class SyncWorker {
     } catch (error) {
       throw new UnrecoverableError((error as Error).message);
     }
-    if (configJob.overlap === 'queue' && (await store.running.anotherIsRunning(data.job, query.queryKey, data.runKey))) {
+    if (configJob.overlap === 'queue' && (await store.running.anotherIsRunning(data.job, query.queryKey, data.runKey, QUEUED_RUN_KEY_PATTERNS))) {
       await job.moveToDelayed(Date.now() + OVERLAP_RECHECK_MS, token);
       throw new DelayedError();
     }

@@ -30,6 +30,14 @@ export class SecretScrubber {
     this.forms = [...forms].sort((a, b) => b.length - a.length);
   }
 
+  /**
+   * For text shown, not stored (an excerpt of a body in an error): its `\uXXXX` escapes decoded,
+   * then scrubbed, so a secret escaped character by character is found too.
+   */
+  scrubShown(text: string): string {
+    return this.scrub(text.includes('\\u') ? text.replace(/\\u([0-9a-fA-F]{4})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : text);
+  }
+
   /** The text with every form of every secret replaced by [redacted]; the same string when none is in it. */
   scrub(text: string): string {
     let scrubbed = text;

@@ -6,6 +6,8 @@ import { findUnfinishedQueries } from './statements/findUnfinishedQueries.js';
 
 /** A "running" run with no stored page for this long is taken to be abandoned by the overlap policy. */
 const STALE_RUN_MS = 15 * 60_000;
+/** How long a queued run may wait for its queue job before it is taken to have lost it (the reconciler's default window). */
+const STALE_QUEUED_RUN_MS = 24 * 3_600_000;
 
 /** An unfinished run that has not changed for a while, with the tick it was scheduled for. */
 export type IdleRun = RunState & { scheduledFor: Date | null };
@@ -14,9 +16,13 @@ export type IdleRun = RunState & { scheduledFor: Date | null };
 export class RunningRuns {
   constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
 
-  /** Whether a run of this job and query other than `runKey` goes first: one under way now (and not abandoned), or, for a run not started, one queued before it. */
-  async anotherIsRunning(job: string, queryKey: string, runKey: string): Promise<boolean> {
-    const { rows } = await this.pool.query(findOtherRunningRun.with({ job, queryKey, runKey, staleAfterMs: STALE_RUN_MS }));
+  /**
+   * Whether a run of this job and query other than `runKey` goes first: one under way now (and not
+   * abandoned), or, for a run not started, one queued before it whose key is one of
+   * `queuedRunKeyPatterns` (runs with a queue job) and that has not waited past a day.
+   */
+  async anotherIsRunning(job: string, queryKey: string, runKey: string, queuedRunKeyPatterns: string[]): Promise<boolean> {
+    const { rows } = await this.pool.query(findOtherRunningRun.with({ job, queryKey, runKey, staleAfterMs: STALE_RUN_MS, queuedStaleAfterMs: STALE_QUEUED_RUN_MS, queuedRunKeyPatterns }));
     return rows.length > 0;
   }
 

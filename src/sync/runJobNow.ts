@@ -2,6 +2,7 @@ import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import { RunTakenOverError } from '../storage/PageWrites.js';
 import type { RunIdentity } from '../storage/runState.js';
+import { waitOutStorageOutage } from '../storage/storageOutage.js';
 import type { TickState } from '../storage/tickState.js';
 import { planTick, type TickRequest } from './planTick.js';
 import type { SourceRegistry } from './SourceRegistry.js';
@@ -65,10 +66,14 @@ async function resumingTakeOvers(run: () => Promise<RunSummary>): Promise<RunSum
   }
 }
 
-/** Records these runs as failed for `error`, with their notices (a run ended already stays as it is). */
+/**
+ * Records these runs as failed for `error`, with their notices (a run ended already stays as it
+ * is), waiting out a database outage as a run's own steps do.
+ */
 async function failRuns(runs: readonly RunIdentity[], error: unknown, options: RunJobOptions): Promise<void> {
   const { kind, message } = recordOf(error instanceof Error ? error : new Error(String(error)));
   for (const identity of runs) {
-    await options.store.finishes.finish(identity.id!, { status: 'failed', errorKind: kind, error: message }, (run) => options.noticeFor?.(run));
+    const fail = () => options.store.finishes.finish(identity.id!, { status: 'failed', errorKind: kind, error: message }, (run) => options.noticeFor?.(run));
+    await waitOutStorageOutage(fail, { maxWaitMs: options.databaseOutageMs ?? 0 });
   }
 }

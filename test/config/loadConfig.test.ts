@@ -199,15 +199,17 @@ describe('loadConfig', () => {
     expect(config.sources.music?.auth).toEqual({ type: 'bearer', value: 'k-ts' });
   });
 
-  it('refuses a number with more digits than a JS number keeps, naming where it is, and reads it quoted as written', async () => {
+  it('refuses a number a JS number cannot keep as written (too many digits, or written back with an exponent), naming where it is, and reads it quoted as written', async () => {
     const dir = await scratchDir('config');
     const tree = validTree();
     tree.jobs[0]!.queries = [{ q: 'the', params: { tokenid: '<tokenid>', page: '<page>' } }];
     const file = join(dir, 'numbers.yaml');
     await writeFile(file, JSON.stringify(tree).replace('"<tokenid>"', '12345678901234567890123').replace('"<page>"', '2'));
     await expect(loadConfig(file, { MUSIC_API_KEY: 'k' })).rejects.toThrow(
-      'jobs[0].queries[0].params.tokenid: the number 12345678901234567890123 has more digits than a number keeps (it would be read as 1.2345678901234568e+22); quote it ("12345678901234567890123") to use it as written',
+      'jobs[0].queries[0].params.tokenid: the number 12345678901234567890123 cannot be kept as written (it would be read as 1.2345678901234568e+22); quote it ("12345678901234567890123") to use it as written',
     );
+    await writeFile(file, JSON.stringify(tree).replace('"<tokenid>"', '1000000000000000000000').replace('"<page>"', '2'));
+    await expect(loadConfig(file, { MUSIC_API_KEY: 'k' })).rejects.toThrow('the number 1000000000000000000000 cannot be kept as written (it would be read as 1e+21)');
     await writeFile(file, JSON.stringify(tree).replace('<tokenid>', '12345678901234567890123').replace('"<page>"', '2'));
     const config = await loadConfig(file, { MUSIC_API_KEY: 'k' });
     expect(config.jobs[0]!.queries[0]!.params).toEqual({ tokenid: '12345678901234567890123', page: 2 });

@@ -68,7 +68,7 @@ describe('SourceClient', () => {
   it('keeps a key an error body echoes JSON-escaped, in its data or its code, out of the error', async () => {
     const refused = client({ response: { errorCodePath: 'error' } }).fetchPage({ case: 'refused-echoing-key' });
     await expect(refused).rejects.toThrow('error response (status "0", code [redacted]) (HTTP 200) upstream said: "NOTOK: Invalid API Key [redacted]"');
-    await expect(refused).rejects.toMatchObject({ upstreamMessage: 'NOTOK: Invalid API Key [redacted]' });
+    await expect(refused).rejects.toMatchObject({ upstreamMessage: 'NOTOK: Invalid API Key [redacted]', excerpt: '{"status":"0","data":"Invalid API Key [redacted]","message":"NOTOK","error":"[redacted]"}' });
   });
 
   it('does not follow a redirect, so the key never reaches another origin', async () => {

@@ -26,6 +26,11 @@ describe('SecretScrubber', () => {
     expect(new SecretScrubber([`whsec_${bytes}`]).scrub(`whsec_${bytes} ${bytes}`)).toBe('[redacted] [redacted]');
   });
 
+  it('finds a secret escaped character by character in text shown, decoding its escapes', () => {
+    const escaped = [...KEY].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(new SecretScrubber([KEY]).scrubShown(`{"error":"bad key ${escaped}"}`)).toBe('{"error":"bad key [redacted]"}');
+  });
+
   it('leaves alone a secret too short to be told from ordinary text', () => {
     expect(new SecretScrubber(['abc']).scrub('abcdef')).toBe('abcdef');
   });

@@ -103,7 +103,28 @@ describe('runJobNow', () => {
     ]);
     expect(await tickOf(job)).toEqual([{ status: 'failed', notices: 1 }]);
   });
+
+  it('waits out a database outage to record those runs as failed', async () => {
+    const config = searches();
+    const job = config.jobs[0]!.name;
+    const result = await runNow(config, (options) => ({ ...options, databaseOutageMs: 5_000, store: failuresAfterAnOutage(finishingOnlyFailures(options.store, 'the database went away')) }));
+    expect((result as Error).message).toBe('the database went away');
+    expect((await runsOf(job)).map((run) => run.status)).toEqual(['failed', 'failed']);
+    expect(await tickOf(job)).toEqual([{ status: 'failed', notices: 1 }]);
+  });
 });
+
+/** A store whose first finish of a failure meets the database out of reach (a dropped connection). */
+function failuresAfterAnOutage(store: RunStore): RunStore {
+  let outage = true;
+  const finishes = Object.create(store.finishes) as RunStore['finishes'];
+  finishes.finish = (runId, outcome, notice, known) => {
+    if (outcome.status !== 'failed' || !outage) return store.finishes.finish(runId, outcome, notice, known);
+    outage = false;
+    return Promise.reject(new Error('Connection terminated unexpectedly'));
+  };
+  return { ...store, finishes };
+}
 
 /**
  * A store whose first write of a run's third page commits and then fails as a dropped connection

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
 import { loadReadOnlySettings } from '../../config/readOnlySettings.js';
 import { createLogger } from '../../observability/logger.js';
+import { connectionSecrets, SecretScrubber } from '../../observability/SecretScrubber.js';
 import { HistoryServer } from '../../runtime/HistoryServer.js';
 import { openStorage } from '../../storage/database.js';
 import { integerFlag, requireEnv } from '../options.js';
@@ -24,8 +25,10 @@ export function registerHistoryCommand(program: Command): void {
       const { worker, jobs } = await loadReadOnlySettings(options.config);
       const { DASHBOARD_USER: user, DASHBOARD_PASSWORD: password } = process.env;
       if (!user || !password) throw new Error('feedsync history needs DASHBOARD_USER and DASHBOARD_PASSWORD: the pages show every run and its errors, so they are never served without credentials');
-      const storage = openStorage(requireEnv('DATABASE_URL'), { max: 4 });
-      const server = new HistoryServer({ storage, jobs, credentials: { user, password }, logger: createLogger() });
+      const databaseUrl = requireEnv('DATABASE_URL');
+      const storage = openStorage(databaseUrl, { max: 4 });
+      const logger = createLogger({ secrets: new SecretScrubber(connectionSecrets([databaseUrl], password)) });
+      const server = new HistoryServer({ storage, jobs, credentials: { user, password }, logger });
       try {
         const base = await server.listen(options.port, options.host ?? worker.httpHost);
         process.stdout.write(`run history at ${base}/runs (Ctrl-C stops)\n`);
