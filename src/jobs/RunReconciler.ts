@@ -4,7 +4,7 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { IdleRun } from '../storage/RunningRuns.js';
 import type { RunStore } from '../storage/RunStore.js';
-import { QUEUED_RUN_KEY_PATTERNS } from '../sync/runKeys.js';
+import { IN_PROCESS_RUN_KEY_PATTERNS, QUEUED_RUN_KEY_PATTERNS } from '../sync/runKeys.js';
 import { abandonedOutcome, type AbandonedRuns } from './AbandonedRuns.js';
 import type { Queues, SyncJobData } from './queues.js';
 import type { SyncJobResult } from './SyncWorker.js';
@@ -27,7 +27,7 @@ export interface RunReconcilerOptions {
 export interface SweepResult {
   /** Runs whose job was gone, queued again under their run key. */
   requeued: string[];
-  /** Runs that could not go on (their query left the config, or their job failed unrecorded), closed as failed. */
+  /** Runs that could not go on (their query left the config, their job failed unrecorded, or the `feedsync run` process running them is gone), closed as failed. */
   closed: string[];
 }
 
@@ -76,6 +76,7 @@ export class RunReconciler {
     const { store } = this.runtime;
     const result: SweepResult = { requeued: [], closed: [] };
     const runs = await store.running.idle(this.options.idleForMs, this.options.changedWithinMs, QUEUED_RUN_KEY_PATTERNS, this.options.batchSize ?? DEFAULT_BATCH);
+    for (const runKey of await this.closeLeftInProcess()) result.closed.push(runKey);
     for (const run of runs) {
       const state = await this.queues.sync.getJobState(run.runKey);
       if (state === 'failed') {
@@ -87,6 +88,25 @@ export class RunReconciler {
       }
     }
     return result;
+  }
+
+  /**
+   * Closes as failed the idle unfinished runs of ticks that `feedsync run` ran in its own process,
+   * once that process is gone (killed: nothing else takes its runs up), so that their tick ends
+   * with its notice. A process still running holds its tick's mark, and its runs are left alone.
+   */
+  private async closeLeftInProcess(): Promise<string[]> {
+    const { store } = this.runtime;
+    const runs = await store.running.idle(this.options.idleForMs, this.options.changedWithinMs, IN_PROCESS_RUN_KEY_PATTERNS, this.options.batchSize ?? DEFAULT_BATCH);
+    const closed: string[] = [];
+    for (const tickId of new Set(runs.flatMap((run) => (run.tickId ? [run.tickId] : [])))) {
+      if (!(await store.ticks.inProcessRunnerGone(tickId))) continue;
+      for (const run of runs.filter((candidate) => candidate.tickId === tickId)) {
+        const error = `the \`feedsync run\` process running it stopped (killed?) before it ended, after page ${run.pages}`;
+        if (await this.abandoned.close(run.runKey, () => ({ status: 'failed', errorKind: 'process_stopped', error }))) closed.push(run.runKey);
+      }
+    }
+    return closed;
   }
 
   private async sweepIfLeading(): Promise<void> {

@@ -3,6 +3,7 @@ import { columnsOf } from './columnsOf.js';
 import { identityColumns } from './RunClaims.js';
 import type { RunIdentity } from './runState.js';
 import { findTick } from './statements/findTick.js';
+import { holdInProcessTick, releaseInProcessTick, tryInProcessTick } from './statements/inProcessTickLock.js';
 import { insertTick } from './statements/insertTick.js';
 import { insertTickRuns, type InsertTickRunsParams } from './statements/insertTickRuns.js';
 import { endTicksNow, type TickEndListeners, type TickNoticeFor } from './TickEnds.js';
@@ -78,6 +79,43 @@ export class JobTicks {
       if (runs.length !== plan.runs.length) throw new Error(`tick ${plan.tickKey}: ${plan.runs.length - runs.length} of its run keys are taken by other runs`);
       return { tick, runs };
     });
+  }
+
+  /**
+   * Marks, until the returned release, that this process runs the tick's runs itself (`feedsync
+   * run`), on a connection of its own: nothing else would take those runs up, and a reconciler
+   * that finds the mark gone closes what the process left unfinished (see inProcessRunnerGone).
+   */
+  async holdInProcess(tickId: string): Promise<() => Promise<void>> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(holdInProcessTick.with({ tickId }));
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+    return async () => {
+      try {
+        await client.query(releaseInProcessTick.with({ tickId }));
+        client.release();
+      } catch (error) {
+        client.release(error as Error);
+      }
+    };
+  }
+
+  /** Whether the process that ran this tick's runs itself is gone: nothing holds its mark (see holdInProcess). */
+  async inProcessRunnerGone(tickId: string): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      const { rows } = await client.query<{ taken: boolean }>(tryInProcessTick.with({ tickId }));
+      if (rows[0]?.taken) await client.query(releaseInProcessTick.with({ tickId }));
+      client.release();
+      return rows[0]?.taken === true;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
   }
 }
 

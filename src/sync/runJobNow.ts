@@ -1,5 +1,5 @@
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
-import type { Config } from '../config/schema.js';
+import type { Config, JobConfig } from '../config/schema.js';
 import { RunTakenOverError } from '../storage/PageWrites.js';
 import type { RunIdentity } from '../storage/runState.js';
 import { waitOutStorageOutage } from '../storage/storageOutage.js';
@@ -31,8 +31,18 @@ export async function runJobNow(config: Config, jobName: string, only: Omit<Tick
   const plan = await planTick(config, job, options.store, { ...only, trigger: 'run' });
   const opened = await options.store.ticks.open(plan);
   if (!opened) throw new Error(`tick ${plan.tickKey} exists already`);
+  // While this process runs the tick: if it is killed, a worker's reconciler closes what it left.
+  const release = await options.store.ticks.holdInProcess(opened.tick.id);
+  try {
+    return { tick: opened.tick, summaries: await runTick(config, job, plan.runs, options) };
+  } finally {
+    await release();
+  }
+}
+
+async function runTick(config: Config, job: JobConfig, runs: readonly RunIdentity[], options: RunJobOptions): Promise<RunSummary[]> {
   const summaries: RunSummary[] = [];
-  for (const [at, identity] of plan.runs.entries()) {
+  for (const [at, identity] of runs.entries()) {
     if (options.signal?.aborted) {
       await failRuns([identity], new SyncInterruptedError('interrupted before the run started'), options);
       continue;
@@ -42,13 +52,13 @@ export async function runJobNow(config: Config, jobName: string, only: Omit<Tick
     try {
       summaries.push(await resumingTakeOvers(run));
     } catch (error) {
-      await failRuns(plan.runs.slice(at), error, options).catch((failure: unknown) => {
+      await failRuns(runs.slice(at), error, options).catch((failure: unknown) => {
         options.logger.error({ err: { message: (failure as Error).message } }, 'could not record the runs of this tick as failed; they stay unfinished');
       });
       throw error;
     }
   }
-  return { tick: opened.tick, summaries };
+  return summaries;
 }
 
 /**

@@ -39,6 +39,9 @@ export function manualTickKey(trigger: 'enqueue' | 'run', job: string, tickId: s
 /** SQL `like` patterns of the run keys that have a queue job: only those runs can lose it. */
 export const QUEUED_RUN_KEY_PATTERNS = ['tick/%', 'manual/%'];
 
+/** SQL `like` patterns of the run keys of runs that `feedsync run` performs in its own process. */
+export const IN_PROCESS_RUN_KEY_PATTERNS = ['run/%'];
+
 /** A replay tick's key up to its generation: one replay of a selection runs at a time, and a crashed one is found by it. */
 export function replayTickKeyPrefix(job: string, selection: string): string {
   return `replay/${job}/${createHash('sha256').update(selection).digest('hex').slice(0, 16)}/`;

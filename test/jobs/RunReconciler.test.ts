@@ -9,12 +9,13 @@ import { AbandonedRuns } from '../../src/jobs/AbandonedRuns.js';
 import { openQueues, redisConnection, SYNC_QUEUE, type Queues } from '../../src/jobs/queues.js';
 import { RunReconciler } from '../../src/jobs/RunReconciler.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
+import { tickNotice } from '../../src/notices/tickNotice.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { openRunStore } from '../../src/storage/RunStore.js';
 import { inProcessRunKey, queuedRunKey } from '../../src/sync/runKeys.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
-import { waitFor } from '../support/feedsyncProcess.js';
+import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
 import { artistSearchTotal, capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { runIdentityOf } from '../../src/sync/runIdentity.js';
@@ -79,8 +80,9 @@ async function runWithoutJob(config: Config, runKey: string, job = 'artists'): P
   return summary.runId;
 }
 
-function reconcilerFor(config: Config, queues: Queues, idleForMs = 0): RunReconciler {
-  const store = openRunStore(database.db);
+/** A sweeping reconciler of a worker process on `config`; with `tickNotices`, its store writes a tick's notice as it ends. */
+function reconcilerFor(config: Config, queues: Queues, idleForMs = 0, tickNotices = false): RunReconciler {
+  const store = openRunStore(database.db, { tickNoticeFor: tickNotices ? tickNotice : undefined });
   const logger = capturingLogger().logger;
   const abandoned = new AbandonedRuns({ store, logger, metrics: undefined, noticeFor: completionNotice, requestDrain: () => Promise.resolve() });
   const redis = redisConnection(inject('redisUrl'), 'worker');
@@ -148,13 +150,41 @@ describe('RunReconciler', () => {
     expect(await queues.sync.count()).toBe(0);
   });
 
-  it('leaves alone a run of `feedsync run`, which has no queue job', async () => {
+  it('does not queue a run of `feedsync run`, which has no queue job', async () => {
     const config = configWith();
     const queues = openTestQueues(config);
     await runWithoutJob(config, inProcessRunKey('artists', 0, randomUUID()));
     expect(await reconcilerFor(config, queues).sweep()).toEqual({ requeued: [], closed: [] });
     expect(await queues.sync.count()).toBe(0);
   });
+
+  it('closes as failed the runs a killed `feedsync run` left, so that their tick ends with its notice, and not while that process lives', async () => {
+    const config = configWith();
+    const queues = openTestQueues(config);
+    simulator.setFaults('music', { latencyMs: 300 });
+    closers.push(() => Promise.resolve(simulator.reset()));
+    const file = await writeConfig({ sources: simulatorSources(simulator), jobs: [{ name: 'artists', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 50 }, queries: [{ q: 'a', params: { method: 'artist.search' } }] }], webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid } });
+    const run = startFeedsync(['run', 'artists', '--config', file], { DATABASE_URL: database.url, REDIS_URL: '', LOG_LEVEL: 'warn' });
+    closers.push(async () => {
+      run.kill('SIGKILL');
+      await run.exited;
+    });
+    const started = await waitFor('a page stored by feedsync run', async () => {
+      const { rows } = await database.pool.query<{ run_key: string; tick_id: string }>(`select run_key, tick_id from sync_runs where run_key like 'run/%' and pages > 0`);
+      return rows[0];
+    });
+    const reconciler = reconcilerFor(config, queues, 0, true);
+    expect(await reconciler.sweep()).toEqual({ requeued: [], closed: [] });
+    run.kill('SIGKILL');
+    await run.exited;
+    expect(await reconciler.sweep()).toEqual({ requeued: [], closed: [started.run_key] });
+    const { rows } = await database.pool.query<{ status: string; error_kind: string; tick: string; notices: number }>(
+      `select r.status, r.error_kind, t.status as tick, (select count(*)::int from notices n where n.tick_id = t.id) as notices
+        from sync_runs r join job_ticks t on t.id = r.tick_id where r.run_key = $1`,
+      [started.run_key],
+    );
+    expect(rows[0]).toEqual({ status: 'failed', error_kind: 'process_stopped', tick: 'failed', notices: 1 });
+  }, 60_000);
 
   it('closes as failed, with its notice, a run whose job is gone and whose query left the config', async () => {
     const before = configWith({}, ['artists', 'retired']);
