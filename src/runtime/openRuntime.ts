@@ -42,9 +42,7 @@ export interface RuntimeOptions {
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   if (options.migrate ?? true) await migrateDatabase(options.databaseUrl);
   const sources = options.sources ?? new SourceRegistry(config);
-  // Beside the config's secrets, the connections' own: a Redis client quotes its password back in a failed AUTH's error.
-  const logged = [...configuredSecrets(config), ...connectionSecrets([options.databaseUrl, options.redisUrl ?? process.env.REDIS_URL], process.env.DASHBOARD_PASSWORD)];
-  const logger = options.logger ?? createLogger({ secrets: new SecretScrubber(logged) });
+  const logger = options.logger ?? createLogger({ secrets: loggedSecrets(config, options) });
   const storage = openStorage(options.databaseUrl, { max: options.poolSize });
   // A process that brings the schema up to date brings the kinds' views with it.
   if (options.migrate ?? true) await applyViews(config, storage, logger);
@@ -63,6 +61,12 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       await storage.close();
     },
   };
+}
+
+/** What the log scrubs: the config's secrets and the connections' own (a Redis client quotes its password back in a failed AUTH's error). */
+function loggedSecrets(config: Config, options: RuntimeOptions): SecretScrubber {
+  const connections = connectionSecrets([options.databaseUrl, options.redisUrl ?? process.env.REDIS_URL], process.env.DASHBOARD_PASSWORD);
+  return new SecretScrubber([...configuredSecrets(config), ...connections]);
 }
 
 async function applyViews(config: Config, storage: Storage, logger: Logger): Promise<void> {

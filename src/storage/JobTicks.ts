@@ -99,6 +99,7 @@ export class JobTicks {
         await client.query(releaseInProcessTick.with({ tickId }));
         client.release();
       } catch (error) {
+        // Released as broken, the connection is closed, and the lock goes with its session.
         client.release(error as Error);
       }
     };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FaultGate } from '../../src/simulator/faultGate.js';
 import { resolveFaults } from '../../src/simulator/faults.js';
+import type { SimulatorOptions } from '../../src/simulator/simulatorOptions.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { explorerUrl, getJson, musicUrl } from './httpClient.js';
 
@@ -23,6 +24,22 @@ const musicRequest = (init: RequestInit = {}) =>
 
 const explorerRequest = () =>
   fetch(explorerUrl(simulator, { module: 'proxy', action: 'eth_blockNumber' }), { headers: { authorization: `Bearer ${simulator.apiKey}` } });
+
+/** A simulator of its own on a clock the test moves, from 2030-01-01T00:00:00Z, with these faults at start. */
+async function onClock(
+  faults: SimulatorOptions['faults'],
+  test: (clock: { simulator: Simulator; status: () => Promise<number>; advance: (ms: number) => void }) => Promise<void>,
+): Promise<void> {
+  let now = Date.parse('2030-01-01T00:00:00Z');
+  const clocked = await startSimulator({ seed: 5, now: () => now, faults });
+  // The explorer's answer to one request now, by status.
+  const status = async () => (await fetch(explorerUrl(clocked, { module: 'proxy', action: 'eth_blockNumber' }), { headers: { authorization: `Bearer ${clocked.apiKey}` } })).status;
+  try {
+    await test({ simulator: clocked, status, advance: (ms) => (now += ms) });
+  } finally {
+    await clocked.close();
+  }
+}
 
 async function statuses(count: number, request: () => Promise<Response> = musicRequest): Promise<number[]> {
   const seen: number[] = [];
@@ -147,38 +164,24 @@ describe('faults: error envelopes', () => {
 
 describe('faults: outages and scripted faults', () => {
   it('answers 503 to everything during an outage of forMs, then recovers', async () => {
-    let now = Date.parse('2030-01-01T00:00:00Z');
-    const clocked = await startSimulator({ seed: 5, now: () => now });
-    const status = async () => (await fetch(explorerUrl(clocked, { module: 'proxy', action: 'eth_blockNumber' }), { headers: { authorization: `Bearer ${clocked.apiKey}` } })).status;
-    try {
-      clocked.setFaults('explorer', { outage: { forMs: 250 } });
-      expect([await status(), await status(), await status()]).toEqual([503, 503, 503]);
-      now += 250;
-      expect(await status()).toBe(503);
-      now += 1;
-      expect(await status()).toBe(200);
-    } finally {
-      await clocked.close();
-    }
+    await onClock({}, async (clock) => {
+      clock.simulator.setFaults('explorer', { outage: { forMs: 250 } });
+      expect([await clock.status(), await clock.status(), await clock.status()]).toEqual([503, 503, 503]);
+      clock.advance(250);
+      expect(await clock.status()).toBe(503);
+      clock.advance(1);
+      expect(await clock.status()).toBe(200);
+    });
   });
 
   it('answers 503 inside an absolute outage window only', async () => {
-    let now = Date.parse('2030-01-01T00:00:00Z');
-    const clocked = await startSimulator({
-      seed: 5,
-      now: () => now,
-      faults: { explorer: { outage: { from: '2030-01-01T00:00:10Z', until: now + 20_000 } } },
+    await onClock({ explorer: { outage: { from: '2030-01-01T00:00:10Z', until: '2030-01-01T00:00:20Z' } } }, async (clock) => {
+      expect(await clock.status()).toBe(200);
+      clock.advance(15_000);
+      expect(await clock.status()).toBe(503);
+      clock.advance(10_000);
+      expect(await clock.status()).toBe(200);
     });
-    const status = async () => (await fetch(explorerUrl(clocked, { module: 'proxy', action: 'eth_blockNumber' }), { headers: { authorization: `Bearer ${clocked.apiKey}` } })).status;
-    try {
-      expect(await status()).toBe(200);
-      now += 15_000;
-      expect(await status()).toBe(503);
-      now += 10_000;
-      expect(await status()).toBe(200);
-    } finally {
-      await clocked.close();
-    }
   });
 
   it('applies a sequence to the next requests in order, then the shares', async () => {
