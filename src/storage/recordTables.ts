@@ -28,7 +28,11 @@ export const records = pgTable(
       .notNull()
       .default(sql`nextval('records_change_seq')`),
   },
-  (table) => [primaryKey({ columns: [table.source, table.kind, table.key] }), index('records_kind_change_seq_idx').on(table.kind, table.changeSeq)],
+  (table) => [
+    // Key first: every lookup gives all three, and at random keys an insert's descent then compares one column, not three.
+    primaryKey({ columns: [table.key, table.source, table.kind] }),
+    index('records_kind_change_seq_idx').on(table.kind, table.changeSeq),
+  ],
 );
 
 /** Every version of the records of append-mode queries: the one in force has no valid_to. */
