@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
@@ -28,7 +29,12 @@ export interface FetchedPage {
   url: string;
   /** The response's `Link` header, for paging by `rel="next"`. */
   link: string | undefined;
-  raw: string;
+  /**
+   * The body as it is stored: the bytes received when they are valid UTF-8 and hold no secret (the
+   * common case: sent to Postgres as they are, never encoded again), else the text decoded and
+   * scrubbed.
+   */
+  raw: Buffer | string;
   bytes: number;
   /** sha256 of the body, hex. */
   contentHash: string;
@@ -158,8 +164,9 @@ export class SourceClient {
     const started = performance.now();
     const { statusCode, headers, body } = await this.receive(paths.sent);
     const latencyMs = performance.now() - started;
+    const text = body.toString('utf8');
     // An upstream may echo the key (an error quoting the request): nothing it says keeps it.
-    const raw = this.secrets.scrub(body);
+    const raw = this.secrets.scrub(text);
     if (statusCode < 200 || statusCode >= 300) throw this.statusError(statusCode, headers, raw);
     const read = readResponse(raw, this.shape, this.name, statusCode);
     // Decoded, the message may show a secret its JSON escaped past the scrub of the raw text.
@@ -171,9 +178,7 @@ export class SourceClient {
       url: `${this.origin}${paths.shown}`,
       // It may carry a key back (a next URL with the request's query), and it reaches the checkpoint.
       link: link === undefined ? undefined : this.secrets.scrub(Array.isArray(link) ? link.join(', ') : link),
-      raw,
-      bytes: Buffer.byteLength(raw),
-      contentHash: createHash('sha256').update(raw).digest('hex'),
+      ...storedBody(body, text, raw),
       envelope,
       latencyMs,
     };
@@ -187,7 +192,7 @@ export class SourceClient {
    * Status, headers and whole body of a GET, all within one deadline `timeoutMs` from now: its
    * timer aborts whatever is still under way, connecting, awaiting headers or a trickling body.
    */
-  private async receive(path: string): Promise<{ statusCode: number; headers: IncomingHttpHeaders; body: string }> {
+  private async receive(path: string): Promise<{ statusCode: number; headers: IncomingHttpHeaders; body: Buffer }> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.config.timeoutMs);
     let response: Dispatcher.ResponseData | undefined;
@@ -221,8 +226,8 @@ export class SourceClient {
     });
   }
 
-  /** The body as text, refused once past maxResponseBytes; the deadline in receive() bounds how long it may take. */
-  private async readBody(body: AsyncIterable<Buffer> & { destroy(): void }, contentLength: string | string[] | undefined): Promise<string> {
+  /** The body's bytes, refused once past maxResponseBytes; the deadline in receive() bounds how long it may take. */
+  private async readBody(body: AsyncIterable<Buffer> & { destroy(): void }, contentLength: string | string[] | undefined): Promise<Buffer> {
     const limit = this.config.maxResponseBytes;
     if (typeof contentLength === 'string' && Number(contentLength) > limit) {
       throw new UpstreamError('too_large', `response of ${contentLength} bytes exceeds maxResponseBytes (${limit})`, { source: this.name });
@@ -234,7 +239,7 @@ export class SourceClient {
       if (size > limit) throw new UpstreamError('too_large', `response exceeds maxResponseBytes (${limit})`, { source: this.name });
       chunks.push(chunk);
     }
-    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
   }
 
   /** An error for a non-2xx answer: by the body's error code when the shape knows it (Last.fm's 403 with 29), else by HTTP status. */
@@ -267,4 +272,14 @@ export class SourceClient {
     if (deadlinePassed || error instanceof undiciErrors.ConnectTimeoutError) return this.timeoutError(details);
     return new UpstreamError('network', `request failed: ${(error as Error).message}`, details);
   }
+}
+
+/**
+ * A page's body as stored, with its size and sha256. The bytes received are kept when they are
+ * what the text would encode to (valid UTF-8, no secret scrubbed out): encoding 1 MB of text
+ * again for the hash and for Postgres costs more than checking that.
+ */
+function storedBody(bytes: Buffer, text: string, scrubbed: string): Pick<FetchedPage, 'raw' | 'bytes' | 'contentHash'> {
+  const raw = scrubbed === text && isUtf8(bytes) ? bytes : scrubbed;
+  return { raw, bytes: typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length, contentHash: createHash('sha256').update(raw).digest('hex') };
 }

@@ -24,7 +24,8 @@ import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/sto
 /** A page's envelope as stored: the body as received and what was read from it. */
 export interface PageEnvelope {
   requestUrl: string;
-  raw: string;
+  /** The body: its bytes as received, or its text (see FetchedPage.raw). */
+  raw: Buffer | string;
   status: string;
   message: string;
   bytes: number;

@@ -41,14 +41,15 @@ export function txListPath(query: TxQuery, windowStart: number, page: number): s
   );
 }
 
-/** GETs a txlist page: its body as received and parsed; a status other than 200 or an error envelope throws. */
-export async function fetchTxList(pool: Pool, query: TxQuery, path: string): Promise<{ raw: string; envelope: TxEnvelope }> {
+/** GETs a txlist page: its body as received (bytes, as feedsync keeps them) and parsed; a status other than 200 or an error envelope throws. */
+export async function fetchTxList(pool: Pool, query: TxQuery, path: string): Promise<{ body: Buffer; envelope: TxEnvelope }> {
   const response = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${query.apiKey}`, accept: 'application/json' } });
-  const raw = await response.body.text();
+  const body = Buffer.from(await response.body.arrayBuffer());
+  const raw = body.toString('utf8');
   if (response.statusCode !== 200) throw new Error(`txlist answered ${response.statusCode}: ${raw.slice(0, 200)}`);
   const envelope = JSON.parse(raw) as TxEnvelope;
   if (envelope.status !== 'success') throw new Error(`txlist answered an error envelope: ${raw.slice(0, 200)}`);
-  return { raw, envelope };
+  return { body, envelope };
 }
 
 /**
@@ -76,10 +77,10 @@ export async function walkTxPages(query: TxQuery, onPage: (page: TxPage) => void
   const totals = { pages: 0, records: 0, bytes: 0 };
   try {
     for (;;) {
-      const { raw: text, envelope } = await fetchTxList(pool, query, txListPath(query, windowStart, page));
+      const { body, envelope } = await fetchTxList(pool, query, txListPath(query, windowStart, page));
       const received = envelope.data.result;
       const records = skip.size > 0 ? received.filter((tx) => !skip.has(tx.hash)) : received;
-      const bytes = Buffer.byteLength(text);
+      const bytes = body.length;
       totals.pages++;
       totals.records += records.length;
       totals.bytes += bytes;

@@ -18,8 +18,8 @@ export interface PreparedTxPage {
   /** 1-based position of the page in the walk. */
   seq: number;
   requestUrl: string;
-  /** The body as received, stored as the page's body. */
-  raw: string;
+  /** The body's bytes as received, stored as the page's body. */
+  raw: Buffer;
   bytes: number;
   /** sha256 of the body, hex (feedsync's page_bodies key). */
   bodyHash: string;
@@ -128,14 +128,14 @@ export class TxPagesAhead {
     const { query } = this;
     const path = txListPath(query, request.windowStart, request.page);
     const started = performance.now();
-    const { raw, envelope } = await fetchTxList(this.pool, query, path);
+    const { body: raw, envelope } = await fetchTxList(this.pool, query, path);
     const latencyMs = performance.now() - started;
     const received = envelope.data.result;
     const prepared: PreparedTxPage = {
       seq: request.seq,
       requestUrl: `${query.explorerBaseUrl}${path}`,
       raw,
-      bytes: Buffer.byteLength(raw),
+      bytes: raw.length,
       bodyHash: hash('sha256', raw, 'hex'),
       status: envelope.status,
       message: envelope.message,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +13,12 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     seen.push({ authorization: request.headers.authorization, url: request.url });
     const url = new URL(request.url ?? '/', 'http://x');
-    const reply = (status: number, body: string, headers: Record<string, string> = {}) => response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+    const reply = (status: number, body: string | Buffer, headers: Record<string, string> = {}) => response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
     switch (url.searchParams.get('case')) {
+      case 'bad-utf8':
+        return reply(200, Buffer.concat([Buffer.from('{"status":"success","data":{"items":[{"id":"a","name":"x'), Buffer.from([0xff]), Buffer.from('y"}]},"message":""}')]));
+      case 'echoing-key':
+        return reply(200, '{"status":"success","data":{"items":[],"request":"/2.0/?api_key=secret-key"},"message":""}');
       case 'nul':
         return reply(200, '{"status":"success","data":{"items":[{"id":"a","name":"x\\u0000y"}]},"message":""}');
       case 'redirect':
@@ -61,8 +66,30 @@ describe('SourceClient', () => {
 
   it('keeps a body holding U+0000 exactly as received (records lose it when serialised for jsonb)', async () => {
     const page = await client().fetchPage({ case: 'nul' });
-    expect(page.raw).toBe('{"status":"success","data":{"items":[{"id":"a","name":"x\\u0000y"}]},"message":""}');
+    expect(page.raw.toString()).toBe('{"status":"success","data":{"items":[{"id":"a","name":"x\\u0000y"}]},"message":""}');
     expect(page.envelope.data).toEqual({ items: [{ id: 'a', name: 'x\u0000y' }] });
+  });
+
+  it('keeps a body of valid UTF-8 holding no secret as the bytes received, with their size and sha256', async () => {
+    const page = await client().fetchPage({ case: 'default' });
+    const sent = Buffer.from('{"status":"success","data":{"items":[]},"message":"ok"}');
+    expect(Buffer.isBuffer(page.raw) && page.raw.equals(sent)).toBe(true);
+    expect(page.bytes).toBe(sent.length);
+    expect(page.contentHash).toBe(createHash('sha256').update(sent).digest('hex'));
+  });
+
+  it('keeps a body that is not valid UTF-8 as its text, each bad byte read as U+FFFD (Postgres would refuse the bytes)', async () => {
+    const page = await client().fetchPage({ case: 'bad-utf8' });
+    const text = '{"status":"success","data":{"items":[{"id":"a","name":"x\ufffdy"}]},"message":""}';
+    expect(page.raw).toBe(text);
+    expect(page.bytes).toBe(Buffer.byteLength(text));
+    expect(page.contentHash).toBe(createHash('sha256').update(text).digest('hex'));
+  });
+
+  it('keeps a body that echoes the key as its text with the key scrubbed, never the bytes received', async () => {
+    const page = await client().fetchPage({ case: 'echoing-key' });
+    expect(page.raw).toBe('{"status":"success","data":{"items":[],"request":"/2.0/?api_key=[redacted]"},"message":""}');
+    expect(page.contentHash).toBe(createHash('sha256').update(page.raw).digest('hex'));
   });
 
   it('keeps a key an error body echoes JSON-escaped, in its data or its code, out of the error', async () => {

@@ -42,6 +42,15 @@ describe('PageWrites.storePage: page bodies', () => {
     expect(rows.every((row) => row.stored === 1 && row.body === same.raw)).toBe(true);
   });
 
+  it('stores a body given as the bytes received as the same text as its decoded form', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const text = page(kind, txs(['café', '😀'])).raw as string;
+    const asBytes = { ...page(kind, txs(['café', '😀'])), raw: Buffer.from(text) };
+    const run = await claimRun();
+    await store.pages.storePage(run.id, 0, asBytes, 'explorer');
+    expect(await bodiesOf([run.id])).toEqual([{ content_hash: asBytes.contentHash, body: text, stored: 1 }]);
+  });
+
   it('stores a body of other bytes apart, under its own hash', async () => {
     const kind = `tx-${randomUUID()}`;
     const [first, second] = [await claimRun(), await claimRun()];

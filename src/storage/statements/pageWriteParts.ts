@@ -13,8 +13,8 @@ export interface PageWriteParams {
   requestUrl: string;
   status: string;
   message: string;
-  /** The envelope's body as received. */
-  body: string;
+  /** The envelope's body as received: bytes (sent in binary, which for text is the UTF-8 itself) or text. */
+  body: Buffer | string;
   bytes: number;
   contentHash: string;
   latencyMs: number;

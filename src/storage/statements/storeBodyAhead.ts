@@ -4,7 +4,7 @@ import { insertPageBody } from './pageWriteParts.js';
 export interface StoreBodyAheadParams {
   contentHash: string;
   /** The body as received (see PageEnvelope.raw). */
-  body: string;
+  body: Buffer | string;
   bytes: number;
 }
 
