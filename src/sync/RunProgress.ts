@@ -27,9 +27,9 @@ export class RunProgress {
     this.version = run.version;
   }
 
-  /** A full_refresh sweep marked `deleted` records deleted, leaving the run row at `version`. */
-  swept(deleted: number, version: string): void {
-    this.recordsDeleted += deleted;
+  /** A full_refresh sweep left the run row counting `recordsDeleted` records marked deleted, at `version`. */
+  swept(recordsDeleted: number, version: string): void {
+    this.recordsDeleted = recordsDeleted;
     this.version = version;
   }
 

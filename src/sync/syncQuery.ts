@@ -242,8 +242,8 @@ async function complete(context: RunContext, progress: RunProgress, end: PagingE
 /** full_refresh: marks deleted the records earlier runs of the query returned and this complete one did not. */
 async function sweepDeleted(context: RunContext, progress: RunProgress): Promise<void> {
   const { options, log, run, query } = context;
-  const { deleted, version } = await outlasting(options, log, () => options.store.deletions.sweep(run.id, refreshScopeOf(query.job, query.queryKey)));
-  progress.swept(deleted, version);
+  const { deleted, recordsDeleted, version } = await outlasting(options, log, () => options.store.deletions.sweep(run.id, refreshScopeOf(query.job, query.queryKey)));
+  progress.swept(recordsDeleted, version);
   if (deleted > 0) log.info({ deleted }, 'records no longer returned marked deleted (full_refresh)');
 }
 

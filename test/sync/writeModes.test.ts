@@ -4,7 +4,7 @@ import { parseConfig } from '../../src/config/loadConfig.js';
 import type { WriteMode } from '../../src/config/kindsSchema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { replayJob } from '../../src/sync/replayJob.js';
 import { StoredPages } from '../../src/storage/StoredPages.js';
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 /** A job reading the list at `path` two items a page, in `mode`, storing `kind`. */
-function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100) {
+function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100, storeOf: (store: RunStore) => RunStore = (store) => store) {
   const config = parseConfig(
     {
       sources: { api: { baseUrl: api.baseUrl, path, auth: { type: 'none' }, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 2, maxPages } } },
@@ -50,7 +50,7 @@ function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100) {
     const client = new SourceClient('api', query.source);
     try {
       const identity = runIdentityOf(query, `test/${randomUUID()}`);
-      return await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger, noticeFor: completionNotice });
+      return await syncQuery(query, identity, { store: storeOf(openRunStore(database.db)), client, gate: OPEN_GATE, logger: capturingLogger().logger, noticeFor: completionNotice, databaseOutageMs: 5_000 });
     } finally {
       await client.close();
     }
@@ -77,6 +77,17 @@ describe('write modes over three syncs (a record removed and another changed, th
     expect((JSON.parse(notice.rows[0]!.body) as { data: { records: unknown } }).data.records).toMatchObject({ new: 0, updated: 1, unchanged: 1, deleted: 1 });
     await sync([A, B2, C]);
     expect(await live(kind)).toEqual(['a=1', 'b=2', 'c=1']);
+  });
+
+  it('full_refresh: a sweep that committed as its connection dropped is counted once, in the run and in its notice', async () => {
+    const kind = `fd${randomUUID().slice(0, 8)}`;
+    await syncer('full_refresh', kind, `/${kind}`)([A, B, C]);
+    const second = await syncer('full_refresh', kind, `/${kind}`, 100, droppingAfterSweep)([A, B2]);
+    expect(second).toMatchObject({ status: 'succeeded' });
+    expect(await live(kind)).toEqual(['a=1', 'b=2']);
+    const { rows } = await database.pool.query<{ body: string; records_deleted: number }>('select n.body, r.records_deleted from notices n join sync_runs r on r.id = n.run_id where r.id = $1', [second.runId]);
+    expect(rows[0]!.records_deleted).toBe(1);
+    expect((JSON.parse(rows[0]!.body) as { data: { records: unknown } }).data.records).toMatchObject({ deleted: 1 });
   });
 
   it('merge: the removed record stays', async () => {
@@ -126,3 +137,16 @@ describe('write modes over three syncs (a record removed and another changed, th
     expect((await database.pool.query('select 1 from records where kind = $1', [kind])).rowCount).toBe(2);
   });
 });
+
+/** A store whose first full_refresh sweep commits and then fails as a dropped connection does: the run waits the outage out and sweeps again, finding nothing left. */
+function droppingAfterSweep(store: RunStore): RunStore {
+  let dropped = false;
+  const deletions = Object.create(store.deletions) as RunStore['deletions'];
+  deletions.sweep = async (runId, scope) => {
+    const swept = await store.deletions.sweep(runId, scope);
+    if (dropped) return swept;
+    dropped = true;
+    throw new Error('Connection terminated unexpectedly');
+  };
+  return { ...store, deletions };
+}

@@ -10,10 +10,10 @@ export interface SweepFullRefreshParams {
  * After a complete run of a full_refresh query: the keys of its scope that another run noted and
  * this one did not return are gone upstream. Their records are marked deleted (each with a new
  * change_seq, so the change feed carries the deletion), the keys forgotten, and the count added
- * to the run (whose new row version it returns). A record marked deleted already is left as it is.
+ * to the run, whose new count and row version it returns. A record marked deleted already is left as it is.
  */
 export const sweepFullRefresh = new NamedStatement<SweepFullRefreshParams>(
-  'feedsync_sweep_full_refresh_v2',
+  'feedsync_sweep_full_refresh_v3',
   `with ${CHANGE_ORDER},
     gone as (
       delete from full_refresh_keys f using change_order
@@ -29,7 +29,7 @@ export const sweepFullRefresh = new NamedStatement<SweepFullRefreshParams>(
     ),
     counted as (
       update sync_runs set records_deleted = records_deleted + (select count(*) from deleted)::int where id = :runId::uuid
-      returning xmin::text as version
+      returning records_deleted, xmin::text as version
     )
-    select (select count(*) from deleted)::int as deleted, (select version from counted) as version`,
+    select (select count(*) from deleted)::int as deleted, (select records_deleted from counted) as records_deleted, (select version from counted) as version`,
 );
