@@ -3,7 +3,9 @@ import { columnsOf } from './columnsOf.js';
 import { identityColumns } from './RunClaims.js';
 import type { RunIdentity } from './runState.js';
 import { findTick } from './statements/findTick.js';
-import { holdInProcessTick, releaseInProcessTick, tryInProcessTick } from './statements/inProcessTickLock.js';
+import { checkOut } from './checkOut.js';
+import { InProcessTickHold } from './InProcessTickHold.js';
+import { releaseInProcessTick, tryInProcessTick } from './statements/inProcessTickLock.js';
 import { insertTick } from './statements/insertTick.js';
 import { insertTickRuns, type InsertTickRunsParams } from './statements/insertTickRuns.js';
 import { endTicksNow, type TickEndListeners, type TickNoticeFor } from './TickEnds.js';
@@ -87,34 +89,21 @@ export class JobTicks {
    * that finds the mark gone closes what the process left unfinished (see inProcessRunnerGone).
    */
   async holdInProcess(tickId: string): Promise<() => Promise<void>> {
-    const client = await this.pool.connect();
-    try {
-      await client.query(holdInProcessTick.with({ tickId }));
-    } catch (error) {
-      client.release(error as Error);
-      throw error;
-    }
-    return async () => {
-      try {
-        await client.query(releaseInProcessTick.with({ tickId }));
-        client.release();
-      } catch (error) {
-        // Released as broken, the connection is closed, and the lock goes with its session.
-        client.release(error as Error);
-      }
-    };
+    const hold = new InProcessTickHold(this.pool, tickId);
+    await hold.take();
+    return () => hold.release();
   }
 
   /** Whether the process that ran this tick's runs itself is gone: nothing holds its mark (see holdInProcess). */
   async inProcessRunnerGone(tickId: string): Promise<boolean> {
-    const client = await this.pool.connect();
+    const { client, release } = await checkOut(this.pool);
     try {
       const { rows } = await client.query<{ taken: boolean }>(tryInProcessTick.with({ tickId }));
       if (rows[0]?.taken) await client.query(releaseInProcessTick.with({ tickId }));
-      client.release();
+      release();
       return rows[0]?.taken === true;
     } catch (error) {
-      client.release(error as Error);
+      release(error as Error);
       throw error;
     }
   }

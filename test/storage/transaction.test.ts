@@ -1,0 +1,50 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../src/storage/transaction.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { waitFor } from '../support/waitFor.js';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+
+describe('inTransaction', () => {
+  it('fails a transaction whose connection is lost under way with the loss, and the pool goes on with a new connection', async () => {
+    // A loss nobody hears is an 'error' event thrown from the socket: an uncaught exception.
+    const uncaught: unknown[] = [];
+    let heard: (error: unknown) => void = () => undefined;
+    const thrown = new Promise((resolve) => (heard = resolve));
+    const onUncaught = (error: unknown) => {
+      uncaught.push(error);
+      heard(error);
+    };
+    process.on('uncaughtException', onUncaught);
+    try {
+      let pid: number | undefined;
+      let ended: Promise<unknown> | undefined;
+      const running = inTransaction(database.pool, async (client) => {
+        // Not events.once: it listens for 'error' too, which would hear the loss itself.
+        ended = new Promise((resolve) => (client as pg.PoolClient).once('end', resolve));
+        pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+        await client.query('select pg_sleep(30)');
+      });
+      await waitFor('the transaction under way', async () => pid !== undefined && (await database.pool.query("select 1 from pg_stat_activity where pid = $1 and query like 'select pg_sleep%'", [pid])).rowCount === 1);
+      await database.pool.query('select pg_terminate_backend($1)', [pid]);
+
+      await expect(running).rejects.toThrow(/terminating connection|Connection terminated/);
+      // Thrown unheard, the loss stops the client before it tells of its end.
+      await Promise.race([ended, thrown]);
+      // The client reports the loss as an 'error' on the tick after it ends.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught).toEqual([]);
+      // The lost connection is not handed out again.
+      const { rows } = await database.pool.query<{ pid: number }>('select pg_backend_pid() as pid');
+      expect(rows[0]!.pid).not.toBe(pid);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+});
