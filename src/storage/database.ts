@@ -73,6 +73,8 @@ export function poolOf(db: Database): pg.Pool {
 /** Applies pending migrations; an advisory lock makes workers starting together take turns. */
 export async function migrateDatabase(databaseUrl: string, migrationsFolder = MIGRATIONS_FOLDER): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-migrate' });
+  // A connection lost mid-migration fails the statement under way; heard, it is not also thrown as an uncaught 'error'.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);

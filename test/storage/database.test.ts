@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStorage } from '../../src/storage/database.js';
+import pg from 'pg';
+import { migrateDatabase, openStorage } from '../../src/storage/database.js';
+import { hearUncaughtErrors } from '../support/uncaughtErrors.js';
+import { waitFor } from '../support/waitFor.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 interface PlannerSettings {
@@ -45,6 +48,39 @@ describe('openStorage', () => {
       expect(await plannerSettingsOf(database.url)).toEqual({ planCacheMode: 'auto', randomPageCost: '1.1' });
     } finally {
       await database.pool.query(`alter database ${name} reset plan_cache_mode`);
+    }
+  });
+});
+
+describe('migrateDatabase', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('fails with the loss when its connection is lost, throwing nothing unheard', async () => {
+    const uncaught = hearUncaughtErrors();
+    // Another migrator holds the lock: this one waits on it, its connection idle in a statement.
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query('select pg_advisory_lock(7346112001)');
+      const migrating = migrateDatabase(database.url);
+      const pid = await waitFor('the migrator waiting for the lock', async () => {
+        const { rows } = await other.query<{ pid: number }>("select pid from pg_stat_activity where application_name = 'feedsync-migrate' and wait_event_type = 'Lock'");
+        return rows[0]?.pid;
+      });
+      await other.query('select pg_terminate_backend($1)', [pid]);
+
+      await expect(migrating).rejects.toThrow(/terminating connection|Connection terminated/);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught.errors).toEqual([]);
+    } finally {
+      uncaught.stop();
+      await other.end();
     }
   });
 });

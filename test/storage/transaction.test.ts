@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/storage/transaction.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { hearUncaughtErrors } from '../support/uncaughtErrors.js';
 import { waitFor } from '../support/waitFor.js';
 
 let database: TestDatabase;
@@ -14,14 +15,7 @@ afterAll(() => database.drop());
 describe('inTransaction', () => {
   it('fails a transaction whose connection is lost under way with the loss, and the pool goes on with a new connection', async () => {
     // A loss nobody hears is an 'error' event thrown from the socket: an uncaught exception.
-    const uncaught: unknown[] = [];
-    let heard: (error: unknown) => void = () => undefined;
-    const thrown = new Promise((resolve) => (heard = resolve));
-    const onUncaught = (error: unknown) => {
-      uncaught.push(error);
-      heard(error);
-    };
-    process.on('uncaughtException', onUncaught);
+    const uncaught = hearUncaughtErrors();
     try {
       let pid: number | undefined;
       let ended: Promise<unknown> | undefined;
@@ -36,15 +30,15 @@ describe('inTransaction', () => {
 
       await expect(running).rejects.toThrow(/terminating connection|Connection terminated/);
       // Thrown unheard, the loss stops the client before it tells of its end.
-      await Promise.race([ended, thrown]);
+      await Promise.race([ended, uncaught.first]);
       // The client reports the loss as an 'error' on the tick after it ends.
       await new Promise((resolve) => setImmediate(resolve));
-      expect(uncaught).toEqual([]);
+      expect(uncaught.errors).toEqual([]);
       // The lost connection is not handed out again.
       const { rows } = await database.pool.query<{ pid: number }>('select pg_backend_pid() as pid');
       expect(rows[0]!.pid).not.toBe(pid);
     } finally {
-      process.off('uncaughtException', onUncaught);
+      uncaught.stop();
     }
   });
 });
