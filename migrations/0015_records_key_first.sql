@@ -1,2 +1,3 @@
-ALTER TABLE "records" DROP CONSTRAINT "records_source_kind_key_pk";--> statement-breakpoint
-ALTER TABLE "records" ADD CONSTRAINT "records_key_source_kind_pk" PRIMARY KEY("key","source","kind");
+ALTER TABLE "records" DROP CONSTRAINT "records_source_kind_key_pk";
+--> statement-breakpoint
+ALTER TABLE "records" ADD CONSTRAINT "records_source_kind_key_pk" PRIMARY KEY("key","source","kind");

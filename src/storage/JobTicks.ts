@@ -4,7 +4,7 @@ import { identityColumns } from './RunClaims.js';
 import type { RunIdentity } from './runState.js';
 import { findTick } from './statements/findTick.js';
 import { checkOut } from './checkOut.js';
-import { InProcessTickHold } from './InProcessTickHold.js';
+import { InProcessTickHold, type InProcessTickHoldOptions } from './InProcessTickHold.js';
 import { releaseInProcessTick, tryInProcessTick } from './statements/inProcessTickLock.js';
 import { insertTick } from './statements/insertTick.js';
 import { insertTickRuns, type InsertTickRunsParams } from './statements/insertTickRuns.js';
@@ -88,8 +88,8 @@ export class JobTicks {
    * run`), on a connection of its own: nothing else would take those runs up, and a reconciler
    * that finds the mark gone closes what the process left unfinished (see inProcessRunnerGone).
    */
-  async holdInProcess(tickId: string): Promise<() => Promise<void>> {
-    const hold = new InProcessTickHold(this.pool, tickId);
+  async holdInProcess(tickId: string, log: InProcessTickHoldOptions['log']): Promise<() => Promise<void>> {
+    const hold = new InProcessTickHold(this.pool, tickId, { log });
     await hold.take();
     return () => hold.release();
   }

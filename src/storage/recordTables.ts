@@ -30,7 +30,8 @@ export const records = pgTable(
   },
   (table) => [
     // Key first: every lookup gives all three, and at random keys an insert's descent then compares one column, not three.
-    primaryKey({ columns: [table.key, table.source, table.kind] }),
+    // Its name is the one it had in (source, kind, key) order: a worker of the release before, still running while the first new one migrates, knows its violations by that name.
+    primaryKey({ name: 'records_source_kind_key_pk', columns: [table.key, table.source, table.kind] }),
     index('records_kind_change_seq_idx').on(table.kind, table.changeSeq),
   ],
 );

@@ -32,7 +32,7 @@ export async function runJobNow(config: Config, jobName: string, only: Omit<Tick
   const opened = await options.store.ticks.open(plan);
   if (!opened) throw new Error(`tick ${plan.tickKey} exists already`);
   // While this process runs the tick: if it is killed, a worker's reconciler closes what it left.
-  const release = await options.store.ticks.holdInProcess(opened.tick.id);
+  const release = await options.store.ticks.holdInProcess(opened.tick.id, options.logger);
   try {
     return { tick: opened.tick, summaries: await runTick(config, job, plan.runs, options) };
   } finally {

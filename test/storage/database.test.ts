@@ -70,7 +70,7 @@ describe('migrateDatabase', () => {
       await other.query('select pg_advisory_lock(7346112001)');
       const migrating = migrateDatabase(database.url);
       const pid = await waitFor('the migrator waiting for the lock', async () => {
-        const { rows } = await other.query<{ pid: number }>("select pid from pg_stat_activity where application_name = 'feedsync-migrate' and wait_event_type = 'Lock'");
+        const { rows } = await other.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and application_name = 'feedsync-migrate' and wait_event_type = 'Lock'");
         return rows[0]?.pid;
       });
       await other.query('select pg_terminate_backend($1)', [pid]);

@@ -12,7 +12,7 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
     raw,
     status: 'success',
     message: 'OK',
-    bytes: raw.length,
+    bytes: Buffer.byteLength(raw),
     contentHash: createHash('sha256').update(raw).digest('hex'),
     latencyMs: 12,
     kind,

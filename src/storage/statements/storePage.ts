@@ -131,4 +131,4 @@ export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('fe
 export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v3', storePageSql('insert'));
 
 /** The constraint a plain insert of a stored key violates (see RecordWrite). */
-export const RECORDS_PRIMARY_KEY = 'records_key_source_kind_pk';
+export const RECORDS_PRIMARY_KEY = 'records_source_kind_key_pk';
