@@ -1,34 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readChangeFeed, type RecordChange } from '../../src/analytics/ChangeFeed.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageWriteMode, refreshScopeOf } from '../../src/storage/writeModes.js';
 import { pageOf } from '../support/storedPages.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { givenRunStore } from '../support/givenRunStore.js';
 
-let database: TestDatabase;
-let store: RunStore;
+const given = givenRunStore();
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = openRunStore(database.db);
-});
-afterAll(() => database.drop());
-
-const claim = (job: string) => store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+const claim = (job: string) => given.store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
 
 /** A run storing `pages` pages of `perPage` records each, keys prefixed so that two runs never share one. */
 async function writeRun(kind: string, prefix: string, pages: number, perPage: number, version: number): Promise<void> {
   const run = await claim(`feed-${prefix}`);
   for (let page = 0; page < pages; page++) {
     const items = Array.from({ length: perPage }, (_, index) => ({ id: `${prefix}-${page}-${index}`, version }));
-    await store.pages.storePage(run.id, page, pageOf(kind, items, 'id'), 'music');
+    await given.store.pages.storePage(run.id, page, pageOf(kind, items, 'id'), 'music');
   }
 }
 
 async function readAll(kind: string, since: bigint): Promise<RecordChange[]> {
   const changes: RecordChange[] = [];
-  for await (const change of readChangeFeed(database.pool, { kind, since, batchSize: 5_000 })) changes.push(change);
+  for await (const change of readChangeFeed(given.database.pool, { kind, since, batchSize: 5_000 })) changes.push(change);
   return changes;
 }
 
@@ -50,7 +42,7 @@ describe('the change feed', () => {
 
     const seqs = read.map((change) => BigInt(change.changeSeq));
     expect(seqs.every((seq, index) => index === 0 || seq > seqs[index - 1]!), 'read in increasing order, none twice').toBe(true);
-    const { rows } = await database.pool.query<{ key: string; change_seq: string }>('select key, change_seq::text from records where kind = $1', [kind]);
+    const { rows } = await given.database.pool.query<{ key: string; change_seq: string }>('select key, change_seq::text from records where kind = $1', [kind]);
     expect(rows).toHaveLength(24_000);
     const readKeys = new Map(read.map((change) => [change.key, change.changeSeq]));
     const missed = rows.filter((row) => readKeys.get(row.key) !== row.change_seq);
@@ -63,8 +55,8 @@ describe('the change feed', () => {
     for (const ids of [['a', 'b'], ['a']]) {
       const run = await claim(job);
       const page = { ...pageOf(kind, ids.map((id) => ({ id })), 'id'), writeMode: pageWriteMode('full_refresh', job, 'k') };
-      await store.pages.storePage(run.id, 0, page, 'music');
-      await store.deletions.sweep(run.id, refreshScopeOf(job, 'k'));
+      await given.store.pages.storePage(run.id, 0, page, 'music');
+      await given.store.deletions.sweep(run.id, refreshScopeOf(job, 'k'));
     }
     const changes = await readAll(kind, 0n);
     expect(changes.map(({ key, op }) => ({ key, op }))).toEqual([
@@ -78,8 +70,8 @@ describe('the change feed', () => {
     const kind = `feed${randomUUID().slice(0, 8)}`;
     const run = await claim('numbers');
     const page = pageOf(kind, [{ id: 'x' }], 'id');
-    await store.pages.storePage(run.id, 0, page, 'music');
-    await database.pool.query(`update records set payload = '{"id":"x","gas":9007199254740993}' where kind = $1`, [kind]);
+    await given.store.pages.storePage(run.id, 0, page, 'music');
+    await given.database.pool.query(`update records set payload = '{"id":"x","gas":9007199254740993}' where kind = $1`, [kind]);
     const [change] = await readAll(kind, 0n);
     expect(change!.payload).toContain('9007199254740993');
   });

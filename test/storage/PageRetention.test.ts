@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
 import { PageRetention } from '../../src/storage/PageRetention.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageOf } from '../support/storedPages.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { givenRunStore } from '../support/givenRunStore.js';
 
-let database: TestDatabase;
-let store: RunStore;
+const given = givenRunStore();
 let retention: PageRetention;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = openRunStore(database.db);
-  retention = new PageRetention(database.pool);
+beforeAll(() => {
+  retention = new PageRetention(given.database.pool);
 });
-afterAll(() => database.drop());
 
 /** A config of one job, named for the test, with this retention of stored pages (on the job, or on its source). */
 function configOf(job: string, envelopes: Record<string, number> | undefined, on: 'job' | 'source' = 'job'): Config {
@@ -33,18 +28,18 @@ function configOf(job: string, envelopes: Record<string, number> | undefined, on
 
 /** A run of the job that stored these pages (each page's records given by a marker) and ended so, finished `daysAgo`. */
 async function storedRun(job: string, markers: string[], daysAgo: number, status: 'succeeded' | 'partial' | 'failed' = 'succeeded'): Promise<string> {
-  const run = await store.claims.claim({ runKey: `retention-test/${randomUUID()}`, job, source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: 'x', params: {} } });
-  for (const [index, marker] of markers.entries()) await store.pages.storePage(run.id, index, pageOf(`tx_${job.replaceAll('-', '_')}`, [{ hash: `0x${index}`, value: marker }], 'hash'), 'explorer');
-  await store.finishes.finish(run.id, { status, ...(status === 'succeeded' ? {} : { errorKind: 'test', error: `${status} for the test` }) }, () => undefined);
-  await database.pool.query(`update sync_runs set started_at = now() - make_interval(days => $2), finished_at = now() - make_interval(days => $2) where id = $1`, [run.id, daysAgo]);
+  const run = await given.store.claims.claim({ runKey: `retention-test/${randomUUID()}`, job, source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: 'x', params: {} } });
+  for (const [index, marker] of markers.entries()) await given.store.pages.storePage(run.id, index, pageOf(`tx_${job.replaceAll('-', '_')}`, [{ hash: `0x${index}`, value: marker }], 'hash'), 'explorer');
+  await given.store.finishes.finish(run.id, { status, ...(status === 'succeeded' ? {} : { errorKind: 'test', error: `${status} for the test` }) }, () => undefined);
+  await given.database.pool.query(`update sync_runs set started_at = now() - make_interval(days => $2), finished_at = now() - make_interval(days => $2) where id = $1`, [run.id, daysAgo]);
   return run.id;
 }
 
 async function envelopesOf(runIds: string[]): Promise<number[]> {
-  return Promise.all(runIds.map(async (id) => Number((await database.pool.query<{ n: string }>('select count(*) as n from envelopes where run_id = $1', [id])).rows[0]!.n)));
+  return Promise.all(runIds.map(async (id) => Number((await given.database.pool.query<{ n: string }>('select count(*) as n from envelopes where run_id = $1', [id])).rows[0]!.n)));
 }
 
-const bodyStored = async (marker: string) => (await database.pool.query(`select 1 from page_bodies where body::text like $1`, [`%"value":"${marker}"%`])).rowCount === 1;
+const bodyStored = async (marker: string) => (await given.database.pool.query(`select 1 from page_bodies where body::text like $1`, [`%"value":"${marker}"%`])).rowCount === 1;
 
 describe('PageRetention', () => {
   it('keeps the last keepLastRuns succeeded runs of a query, deleting the older ones’ envelopes and the bodies only they referred to', async () => {
@@ -93,7 +88,7 @@ describe('PageRetention', () => {
     const config = configOf(job, undefined);
     const before = await retention.plan(config);
     const run = await storedRun(job, [`${job}-o`], 1);
-    const { rows } = await database.pool.query<{ bytes: number }>('delete from envelopes where run_id = $1 returning bytes', [run]);
+    const { rows } = await given.database.pool.query<{ bytes: number }>('delete from envelopes where run_id = $1 returning bytes', [run]);
 
     const planned = await retention.plan(config);
 

@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PageWrites, type PagePool } from '../../src/storage/PageWrites.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageOf, pageWritesTelling } from '../support/storedPages.js';
 import { waitFor } from '../support/waitFor.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { givenRunStore } from '../support/givenRunStore.js';
 
-let database: TestDatabase;
-let store: RunStore;
+const given = givenRunStore();
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = openRunStore(database.db);
-});
-afterAll(() => database.drop());
-
-const claimRun = () => store.claims.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+const claimRun = () => given.store.claims.claim({ runKey: `run-store-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
 
 const page = (kind: string, items: { hash: string; value: string }[]) => pageOf(kind, items, 'hash');
 
@@ -23,7 +15,7 @@ const txs = (values: string[]) => values.map((value, index) => ({ hash: `0x${ind
 
 const bodiesOf = async (runIds: string[]) =>
   (
-    await database.pool.query<{ content_hash: string; body: string; stored: number }>(
+    await given.database.pool.query<{ content_hash: string; body: string; stored: number }>(
       `select e.content_hash, b.body::text as body, (select count(*)::int from page_bodies p where p.content_hash = e.content_hash) as stored
         from envelopes e join page_bodies b using (content_hash) where e.run_id = any($1::uuid[]) order by e.run_id, e.page_seq`,
       [runIds],
@@ -35,7 +27,7 @@ describe('PageWrites.storePage: page bodies', () => {
     const kind = `tx-${randomUUID()}`;
     const same = page(kind, txs(['1', '2']));
     const runs = [await claimRun(), await claimRun(), await claimRun()];
-    for (const run of runs) await store.pages.storePage(run.id, 0, same, 'explorer');
+    for (const run of runs) await given.store.pages.storePage(run.id, 0, same, 'explorer');
     const rows = await bodiesOf(runs.map((run) => run.id));
     expect(rows).toHaveLength(3);
     expect(new Set(rows.map((row) => row.content_hash))).toEqual(new Set([same.contentHash]));
@@ -47,15 +39,15 @@ describe('PageWrites.storePage: page bodies', () => {
     const text = page(kind, txs(['café', '😀'])).raw as string;
     const asBytes = { ...page(kind, txs(['café', '😀'])), raw: Buffer.from(text) };
     const run = await claimRun();
-    await store.pages.storePage(run.id, 0, asBytes, 'explorer');
+    await given.store.pages.storePage(run.id, 0, asBytes, 'explorer');
     expect(await bodiesOf([run.id])).toEqual([{ content_hash: asBytes.contentHash, body: text, stored: 1 }]);
   });
 
   it('stores a body of other bytes apart, under its own hash', async () => {
     const kind = `tx-${randomUUID()}`;
     const [first, second] = [await claimRun(), await claimRun()];
-    await store.pages.storePage(first.id, 0, page(kind, txs(['1'])), 'explorer');
-    await store.pages.storePage(second.id, 0, page(kind, txs(['1b'])), 'explorer');
+    await given.store.pages.storePage(first.id, 0, page(kind, txs(['1'])), 'explorer');
+    await given.store.pages.storePage(second.id, 0, page(kind, txs(['1b'])), 'explorer');
     const rows = await bodiesOf([first.id, second.id]);
     expect(new Set(rows.map((row) => row.content_hash)).size).toBe(2);
     expect(rows.map((row) => JSON.parse(row.body) as unknown)).toEqual(expect.arrayContaining([expect.objectContaining({ data: { result: [{ hash: '0x0', value: '1b' }] } })]));
@@ -66,17 +58,17 @@ describe('PageWrites.storePage: page bodies', () => {
     // Its own values: bodies are stored by hash, and no other test may have stored this one.
     const same = page(kind, txs([`1-${kind}`]));
     const pruned = await claimRun();
-    await store.pages.storePage(pruned.id, 0, same, 'explorer');
-    await database.pool.query('delete from envelopes where run_id = $1', [pruned.id]);
+    await given.store.pages.storePage(pruned.id, 0, same, 'explorer');
+    await given.database.pool.query('delete from envelopes where run_id = $1', [pruned.id]);
     const run = await claimRun();
     // The sweep deletes the orphan body, and commits only once the page's statement, which found the body stored, waits on it.
-    const sweep = await database.pool.connect();
+    const sweep = await given.database.pool.connect();
     try {
       const sweepPid = (await sweep.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
       await sweep.query('begin');
       await sweep.query('delete from page_bodies where content_hash = $1', [same.contentHash]);
-      const stored = store.pages.storePage(run.id, 0, same, 'explorer');
-      await waitFor('the page statement waiting on the sweep', async () => (await database.pool.query('select 1 from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [sweepPid])).rowCount === 1);
+      const stored = given.store.pages.storePage(run.id, 0, same, 'explorer');
+      await waitFor('the page statement waiting on the sweep', async () => (await given.database.pool.query('select 1 from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [sweepPid])).rowCount === 1);
       await sweep.query('commit');
 
       expect((await stored).counts).toEqual({ new: 0, updated: 0, unchanged: 1 });
@@ -90,18 +82,18 @@ describe('PageWrites.storePage: page bodies', () => {
 
 describe('PageWrites.storeBodyAhead', () => {
   const bodyRow = async (contentHash: string) =>
-    (await database.pool.query<{ xmin: string; body: string }>('select xmin::text as xmin, body::text as body from page_bodies where content_hash = $1', [contentHash])).rows;
+    (await given.database.pool.query<{ xmin: string; body: string }>('select xmin::text as xmin, body::text as body from page_bodies where content_hash = $1', [contentHash])).rows;
 
   it('stores a page’s body before the page, which then refers to that row and writes no other', async () => {
     const kind = `tx-${randomUUID()}`;
     const ahead = page(kind, txs([`1-${kind}`]));
-    await store.pages.storeBodyAhead(ahead);
+    await given.store.pages.storeBodyAhead(ahead);
     const [stored] = await bodyRow(ahead.contentHash);
     expect(stored).toBeDefined();
     expect(stored?.body).toBe(ahead.raw);
 
     const run = await claimRun();
-    await store.pages.storePage(run.id, 0, ahead, 'explorer');
+    await given.store.pages.storePage(run.id, 0, ahead, 'explorer');
 
     expect(await bodiesOf([run.id])).toEqual([{ content_hash: ahead.contentHash, body: ahead.raw, stored: 1 }]);
     expect(await bodyRow(ahead.contentHash)).toEqual([stored]);
@@ -109,8 +101,8 @@ describe('PageWrites.storeBodyAhead', () => {
 
   it('stores no body while the pool has no connection to spare, so that no page waits behind one', async () => {
     const kind = `tx-${randomUUID()}`;
-    const busy = pageWritesTelling(database.pool, { idleCount: 0, totalCount: 4, waitingCount: 0, options: { max: 4 } });
-    const waitedFor = pageWritesTelling(database.pool, { idleCount: 0, totalCount: 3, waitingCount: 1, options: { max: 4 } });
+    const busy = pageWritesTelling(given.database.pool, { idleCount: 0, totalCount: 4, waitingCount: 0, options: { max: 4 } });
+    const waitedFor = pageWritesTelling(given.database.pool, { idleCount: 0, totalCount: 3, waitingCount: 1, options: { max: 4 } });
     const ahead = page(kind, txs([`1-${kind}`]));
 
     await busy.pages.storeBodyAhead(ahead);
@@ -151,10 +143,10 @@ describe('PageWrites.storeBodyAhead', () => {
   it('leaves a body stored already as it is', async () => {
     const kind = `tx-${randomUUID()}`;
     const same = page(kind, txs([`1-${kind}`]));
-    await store.pages.storePage((await claimRun()).id, 0, same, 'explorer');
+    await given.store.pages.storePage((await claimRun()).id, 0, same, 'explorer');
     const before = await bodyRow(same.contentHash);
 
-    await store.pages.storeBodyAhead(same);
+    await given.store.pages.storeBodyAhead(same);
 
     expect(await bodyRow(same.contentHash)).toEqual(before);
   });

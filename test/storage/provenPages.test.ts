@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PageToStore } from '../../src/storage/PageWrites.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { pageOf } from '../support/storedPages.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { givenRunStore } from '../support/givenRunStore.js';
 
-let database: TestDatabase;
-let store: RunStore;
+const given = givenRunStore();
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = openRunStore(database.db);
-});
-afterAll(() => database.drop());
-
-const claimRun = (queryKey = 'k') => store.claims.claim({ runKey: `proven-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey, query: { q: null, params: {} } });
+const claimRun = (queryKey = 'k') => given.store.claims.claim({ runKey: `proven-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey, query: { q: null, params: {} } });
 
 /** A page of `{hash, value}` records as a sync of a query under derivation `derivation` hands it over. */
 const page = (kind: string, values: Record<string, string>, derivation: string | null = 'd1'): PageToStore => ({
@@ -30,17 +22,17 @@ const page = (kind: string, values: Record<string, string>, derivation: string |
 async function syncPages(pages: PageToStore[], queryKey?: string) {
   const run = await claimRun(queryKey);
   const stored = [];
-  for (const [index, each] of pages.entries()) stored.push(await store.pages.storePage(run.id, index, each, 'explorer'));
-  store.pages.forget(run.id);
+  for (const [index, each] of pages.entries()) stored.push(await given.store.pages.storePage(run.id, index, each, 'explorer'));
+  given.store.pages.forget(run.id);
   return { runId: run.id, stored };
 }
 
 const recordRows = async (kind: string) =>
-  (await database.pool.query<{ key: string; value: string; xmin: string; change_seq: string }>(`select key, payload->>'value' as value, xmin::text, change_seq::text from records where kind = $1 order by key`, [kind])).rows;
+  (await given.database.pool.query<{ key: string; value: string; xmin: string; change_seq: string }>(`select key, payload->>'value' as value, xmin::text, change_seq::text from records where kind = $1 order by key`, [kind])).rows;
 
 const envelopeProofs = async (runId: string) =>
   (
-    await database.pool.query<{ from: string | null; to: string | null; records: number | null }>(
+    await given.database.pool.query<{ from: string | null; to: string | null; records: number | null }>(
       'select proof_seq_from::text as from, proof_seq_to::text as to, proof_records as records from envelopes where run_id = $1 order by page_seq',
       [runId],
     )
@@ -57,7 +49,7 @@ describe('PageWrites.storePage: pages proven stored unchanged', () => {
 
     expect(stored[1]).toMatchObject({ counts: { new: 0, updated: 0, unchanged: 2 }, records: undefined });
     expect(await recordRows(kind)).toEqual(before);
-    const run = await database.pool.query('select pages, records_unchanged from sync_runs where id = $1', [runId]);
+    const run = await given.database.pool.query('select pages, records_unchanged from sync_runs where id = $1', [runId]);
     expect(run.rows[0]).toEqual({ pages: 2, records_unchanged: 4 });
     const proofs = await envelopeProofs(runId);
     expect(proofs[1]).toMatchObject({ records: 2 });
@@ -81,12 +73,12 @@ describe('PageWrites.storePage: pages proven stored unchanged', () => {
     const kind = `tx-${randomUUID()}`;
     const pages = [page(kind, { a: '1', b: '1' }), page(kind, { c: '1', d: '1' })];
     await syncPages(pages);
-    await database.pool.query(`update records set deleted_at = now(), change_seq = nextval('records_change_seq') where kind = $1 and key = 'd'`, [kind]);
+    await given.database.pool.query(`update records set deleted_at = now(), change_seq = nextval('records_change_seq') where kind = $1 and key = 'd'`, [kind]);
 
     const { stored } = await syncPages(pages);
 
     expect(stored[1]!.counts).toEqual({ new: 0, updated: 1, unchanged: 1 });
-    const deleted = await database.pool.query(`select count(*)::int as n from records where kind = $1 and deleted_at is not null`, [kind]);
+    const deleted = await given.database.pool.query(`select count(*)::int as n from records where kind = $1 and deleted_at is not null`, [kind]);
     expect(deleted.rows[0]).toEqual({ n: 0 });
   });
 

@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
+import { describe, expect, it } from 'vitest';
 import { pageWriteMode, refreshScopeOf } from '../../src/storage/writeModes.js';
 import type { WriteMode } from '../../src/config/kindsSchema.js';
 import { CHANGE_SEQ_LOCK } from '../../src/storage/statements/pageWriteParts.js';
 import { pageOf } from '../support/storedPages.js';
 import { waitFor } from '../support/waitFor.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { givenRunStore } from '../support/givenRunStore.js';
 
-let database: TestDatabase;
-let store: RunStore;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = openRunStore(database.db);
-});
-afterAll(() => database.drop());
+const given = givenRunStore();
 
 interface Item {
   id: string;
@@ -24,15 +16,15 @@ interface Item {
 
 /** One complete run of a query of this mode returning `items` (one page), swept as a complete full_refresh run is. */
 async function runOf(mode: WriteMode, job: string, kind: string, items: Item[]): Promise<string> {
-  const run = await store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
-  await store.pages.storePage(run.id, 0, { ...pageOf(kind, items as unknown as Record<string, unknown>[], 'id'), writeMode: pageWriteMode(mode, job, 'k') }, 'music');
-  if (mode === 'full_refresh') await store.deletions.sweep(run.id, refreshScopeOf(job, 'k'));
+  const run = await given.store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+  await given.store.pages.storePage(run.id, 0, { ...pageOf(kind, items as unknown as Record<string, unknown>[], 'id'), writeMode: pageWriteMode(mode, job, 'k') }, 'music');
+  if (mode === 'full_refresh') await given.store.deletions.sweep(run.id, refreshScopeOf(job, 'k'));
   return run.id;
 }
 
 const recordsOf = async (kind: string) =>
   (
-    await database.pool.query<{ key: string; v: number; deleted: boolean; change_seq: string }>(
+    await given.database.pool.query<{ key: string; v: number; deleted: boolean; change_seq: string }>(
       `select key, (payload->>'v')::int as v, deleted_at is not null as deleted, change_seq::text from records where kind = $1 order by key`,
       [kind],
     )
@@ -59,7 +51,7 @@ describe('write mode full_refresh', () => {
     // The revival is a change: c moves past every earlier change; a and b, unchanged, keep theirs.
     expect(BigInt(third[2]!.change_seq)).toBeGreaterThan(BigInt(second[2]!.change_seq));
     expect(third.slice(0, 2).map((row) => row.change_seq)).toEqual(second.slice(0, 2).map((row) => row.change_seq));
-    const { rows } = await database.pool.query<{ records_updated: number }>('select records_updated from sync_runs where id = $1', [runId]);
+    const { rows } = await given.database.pool.query<{ records_updated: number }>('select records_updated from sync_runs where id = $1', [runId]);
     expect(rows[0]!.records_updated).toBe(1);
   });
 
@@ -80,7 +72,7 @@ describe('write mode full_refresh', () => {
     const second = await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }]);
     const before = await recordsOf(kind);
     const third = await runOf('full_refresh', 'chart', kind, [{ id: 'a', v: 1 }]);
-    const { rows } = await database.pool.query<{ id: string; records_deleted: number }>('select id, records_deleted from sync_runs where id = any($1::uuid[])', [[second, third]]);
+    const { rows } = await given.database.pool.query<{ id: string; records_deleted: number }>('select id, records_deleted from sync_runs where id = any($1::uuid[])', [[second, third]]);
     expect(Object.fromEntries(rows.map((row) => [row.id, row.records_deleted]))).toEqual({ [second]: 2, [third]: 0 });
     expect(await recordsOf(kind)).toEqual(before);
   });
@@ -115,7 +107,7 @@ describe('write mode append', () => {
     await runOf('append', 'prices', kind, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }]);
     await runOf('append', 'prices', kind, [{ id: 'a', v: 2 }, { id: 'b', v: 1 }]);
     await runOf('append', 'prices', kind, [{ id: 'a', v: 3 }, { id: 'b', v: 1 }]);
-    const { rows } = await database.pool.query<{ key: string; v: number; open: boolean; ordered: boolean }>(
+    const { rows } = await given.database.pool.query<{ key: string; v: number; open: boolean; ordered: boolean }>(
       `select key, (payload->>'v')::int as v, valid_to is null as open, valid_to is null or valid_to >= valid_from as ordered
        from record_versions where kind = $1 order by key, change_seq`,
       [kind],
@@ -134,15 +126,15 @@ describe('write mode append', () => {
 
   it('keeps one version open when two runs store the same key at once, one waiting for the other’s change-feed lock', async () => {
     const kind = `k${randomUUID().slice(0, 8)}`;
-    const holder = await database.pool.connect();
+    const holder = await given.database.pool.connect();
     try {
       await holder.query('select pg_advisory_lock($1)', [CHANGE_SEQ_LOCK]);
       const stores = ['one', 'two'].map(async (job, index) => {
-        const run = await store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
-        return store.pages.storePage(run.id, 0, { ...pageOf(kind, [{ id: 'x', v: index + 1 }], 'id'), writeMode: pageWriteMode('append', job, 'k') }, 'music');
+        const run = await given.store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
+        return given.store.pages.storePage(run.id, 0, { ...pageOf(kind, [{ id: 'x', v: index + 1 }], 'id'), writeMode: pageWriteMode('append', job, 'k') }, 'music');
       });
       await waitFor('both pages to wait for the change-feed lock', async () => {
-        const { rows } = await database.pool.query<{ n: number }>(
+        const { rows } = await given.database.pool.query<{ n: number }>(
           `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
         );
         return rows[0]!.n === 2;
@@ -152,7 +144,7 @@ describe('write mode append', () => {
     } finally {
       holder.release();
     }
-    const { rows } = await database.pool.query<{ open: number; versions: number }>(
+    const { rows } = await given.database.pool.query<{ open: number; versions: number }>(
       `select count(*) filter (where valid_to is null)::int as open, count(*)::int as versions from record_versions where kind = $1 and key = 'x'`,
       [kind],
     );
@@ -163,7 +155,7 @@ describe('write mode append', () => {
     const kind = `k${randomUUID().slice(0, 8)}`;
     await runOf('merge', 'prices', kind, [{ id: 'a', v: 1 }]);
     await runOf('merge', 'prices', kind, [{ id: 'a', v: 2 }]);
-    expect((await database.pool.query('select 1 from record_versions where kind = $1', [kind])).rowCount).toBe(0);
+    expect((await given.database.pool.query('select 1 from record_versions where kind = $1', [kind])).rowCount).toBe(0);
   });
 });
 

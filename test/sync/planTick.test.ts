@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { findJob, resolveQuery } from '../../src/config/resolveQuery.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { planTick } from '../../src/sync/planTick.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { givenRunStore } from '../support/givenRunStore.js';
 
-let database: TestDatabase;
-let store: RunStore;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = openRunStore(database.db);
-});
-afterAll(() => database.drop());
+const given = givenRunStore();
 
 /** A config of one job, `fan`, whose one query is `query`; each test's own kind keeps its records apart. */
 function configOf(query: NonNullable<ConfigInput['jobs'][number]['queries']>[number], job: Partial<ConfigInput['jobs'][number]> = {}): Config {
@@ -32,14 +24,14 @@ function configOf(query: NonNullable<ConfigInput['jobs'][number]['queries']>[num
 async function storeRecords(kind: string, records: { key: string; payload: unknown }[], source = 'music'): Promise<void> {
   const run = randomUUID();
   for (const record of records) {
-    await database.pool.query(
+    await given.database.pool.query(
       `insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id) values ($1, $2, $3, $4, 'h', $5, $5)`,
       [source, kind, record.key, JSON.stringify(record.payload), run],
     );
   }
 }
 
-const plan = (config: Config, request: Parameters<typeof planTick>[3] = { trigger: 'enqueue' }) => planTick(config, findJob(config, 'fan'), store, request);
+const plan = (config: Config, request: Parameters<typeof planTick>[3] = { trigger: 'enqueue' }) => planTick(config, findJob(config, 'fan'), given.store, request);
 
 describe('planTick', () => {
   it('makes one run per distinct value of a field among the stored records of a kind', async () => {
@@ -74,7 +66,7 @@ describe('planTick', () => {
       { key: 'a', payload: { id: 'ar-1' } },
       { key: 'z', payload: { id: 'ar-9' } },
     ]);
-    await database.pool.query(`update records set deleted_at = now() where kind = $1 and key = 'z'`, [kind]);
+    await given.database.pool.query(`update records set deleted_at = now() where kind = $1 and key = 'z'`, [kind]);
     expect((await plan(configOf({ forEach: { kind, field: 'id' } }))).runs.map((run) => run.value)).toEqual(['ar-1']);
   });
 

@@ -1,66 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
-import { OPEN_GATE } from '../../src/http/RequestGate.js';
-import { SourceClient } from '../../src/http/SourceClient.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
-import { syncQuery, type RunSummary } from '../../src/sync/syncQuery.js';
-import { startListApi } from '../support/listApi.js';
-import type { LocalApi } from '../support/localApi.js';
-import { capturingLogger, queryOf } from '../support/syncFixture.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
-import { runIdentityOf } from '../../src/sync/runIdentity.js';
+import { describe, expect, it } from 'vitest';
+import type { RunSummary } from '../../src/sync/syncQuery.js';
+import { givenListApi, listQuery, syncList } from '../support/listSync.js';
 
 interface Item {
   id: string;
   v: number;
 }
 
-/** What the upstream returns now, per path: each test serves its own lists under its own paths. */
-const lists = new Map<string, Item[]>();
-let api: LocalApi;
-let database: TestDatabase;
-
-beforeAll(async () => {
-  api = await startListApi(lists);
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await api.close();
-  await database.drop();
-});
+const given = givenListApi<Item>();
 
 /** A query reading the list at `path` two items a page into `kind`; each call is one sync run of it. */
 function syncer(kind: string, path: string) {
-  const config = parseConfig(
-    {
-      sources: { api: { baseUrl: api.baseUrl, path, auth: { type: 'none' }, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 2 } } },
-      jobs: [{ name: `list-${kind}`, source: 'api', records: { path: 'items', kind }, queries: [{}] }],
-    },
-    'test config',
-    {},
-  );
-  const query = queryOf(config, `list-${kind}`);
-  return async (items: Item[]): Promise<RunSummary> => {
-    lists.set(path, items);
-    const client = new SourceClient('api', query.source);
-    try {
-      const identity = runIdentityOf(query, `test/${randomUUID()}`);
-      return await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger: capturingLogger().logger });
-    } finally {
-      await client.close();
-    }
-  };
+  const { query } = listQuery(given.api, path, `list-${kind}`, kind);
+  return (items: Item[]): Promise<RunSummary> => syncList(given, query, path, items);
 }
 
 const items = (count: number): Item[] => Array.from({ length: count }, (_, n) => ({ id: `i${n}`, v: 1 }));
 
 const recordRows = async (kind: string) =>
-  (await database.pool.query<{ key: string; v: number; xmin: string }>(`select key, (payload->>'v')::int as v, xmin::text from records where kind = $1 order by key`, [kind])).rows;
+  (await given.database.pool.query<{ key: string; v: number; xmin: string }>(`select key, (payload->>'v')::int as v, xmin::text from records where kind = $1 order by key`, [kind])).rows;
 
 /** Per page of the run: the change_seq range its envelope's proof names (null for none, or a proof by the kind's highest change_seq). */
 const proofRanges = async (runId: string) =>
-  (await database.pool.query<{ range: string | null }>(`select proof_seq_from || '-' || proof_seq_to as range from envelopes where run_id = $1 order by page_seq`, [runId])).rows.map((row) => row.range);
+  (await given.database.pool.query<{ range: string | null }>(`select proof_seq_from || '-' || proof_seq_to as range from envelopes where run_id = $1 order by page_seq`, [runId])).rows.map((row) => row.range);
 
 describe('an unchanged re-sync', () => {
   it('stores the pages an earlier run wrote in full as proven: the same proofs, no record rewritten', async () => {

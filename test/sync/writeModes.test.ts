@@ -1,66 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { describe, expect, it } from 'vitest';
 import type { WriteMode } from '../../src/config/kindsSchema.js';
-import { OPEN_GATE } from '../../src/http/RequestGate.js';
-import { SourceClient } from '../../src/http/SourceClient.js';
 import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { replayJob } from '../../src/sync/replayJob.js';
 import { StoredPages } from '../../src/storage/StoredPages.js';
-import { syncQuery, type RunSummary } from '../../src/sync/syncQuery.js';
-import { startListApi } from '../support/listApi.js';
-import type { LocalApi } from '../support/localApi.js';
-import { capturingLogger, queryOf } from '../support/syncFixture.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
-import { runIdentityOf } from '../../src/sync/runIdentity.js';
+import type { RunSummary } from '../../src/sync/syncQuery.js';
+import { givenListApi, listQuery, syncList } from '../support/listSync.js';
+import { capturingLogger } from '../support/syncFixture.js';
 
 interface Item {
   id: string;
   v: number;
 }
 
-/** What the upstream returns now, per path: each test serves its own list under its own path. */
-const lists = new Map<string, Item[]>();
-let api: LocalApi;
-let database: TestDatabase;
-
-beforeAll(async () => {
-  api = await startListApi(lists);
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await api.close();
-  await database.drop();
-});
+const given = givenListApi<Item>();
 
 /** A job reading the list at `path` two items a page, in `mode`, storing `kind`. */
 function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100, storeOf: (store: RunStore) => RunStore = (store) => store) {
-  const config = parseConfig(
-    {
-      sources: { api: { baseUrl: api.baseUrl, path, auth: { type: 'none' }, response: { preset: 'plain' }, retry: { attempts: 1 }, paging: { limit: 2, maxPages } } },
-      jobs: [{ name: `chart-${kind}`, source: 'api', mode, records: { path: 'items', kind }, queries: [{}] }],
-    },
-    'test config',
-    {},
-  );
-  const query = queryOf(config, `chart-${kind}`);
-  const sync = async (items: Item[]): Promise<RunSummary> => {
-    lists.set(path, items);
-    const client = new SourceClient('api', query.source);
-    try {
-      const identity = runIdentityOf(query, `test/${randomUUID()}`);
-      return await syncQuery(query, identity, { store: storeOf(openRunStore(database.db)), client, gate: OPEN_GATE, logger: capturingLogger().logger, noticeFor: completionNotice, databaseOutageMs: 5_000 });
-    } finally {
-      await client.close();
-    }
-  };
-  const replay = () => replayJob(config, { job: query.job }, { store: openRunStore(database.db), storedPages: new StoredPages(database.pool), logger: capturingLogger().logger, onError: 'stop' });
+  const { config, query } = listQuery(given.api, path, `chart-${kind}`, kind, { job: { mode }, paging: { maxPages } });
+  const sync = (items: Item[]): Promise<RunSummary> => syncList(given, query, path, items, { store: storeOf(openRunStore(given.database.db)), noticeFor: completionNotice, databaseOutageMs: 5_000 });
+  const replay = () => replayJob(config, { job: query.job }, { store: openRunStore(given.database.db), storedPages: new StoredPages(given.database.pool), logger: capturingLogger().logger, onError: 'stop' });
   return Object.assign(sync, { replay });
 }
 
 const live = async (kind: string) =>
-  (await database.pool.query<{ key: string; v: number }>(`select key, (payload->>'v')::int as v from records where kind = $1 and deleted_at is null order by key`, [kind])).rows.map(({ key, v }) => `${key}=${v}`);
+  (await given.database.pool.query<{ key: string; v: number }>(`select key, (payload->>'v')::int as v from records where kind = $1 and deleted_at is null order by key`, [kind])).rows.map(({ key, v }) => `${key}=${v}`);
 
 const [A, B, B2, C] = [{ id: 'a', v: 1 }, { id: 'b', v: 1 }, { id: 'b', v: 2 }, { id: 'c', v: 1 }];
 
@@ -73,7 +38,7 @@ describe('write modes over three syncs (a record removed and another changed, th
     const second = await sync([A, B2]);
     expect(second).toMatchObject({ status: 'succeeded' });
     expect(await live(kind)).toEqual(['a=1', 'b=2']);
-    const notice = await database.pool.query<{ body: string }>('select body from notices where run_id = $1', [second.runId]);
+    const notice = await given.database.pool.query<{ body: string }>('select body from notices where run_id = $1', [second.runId]);
     expect((JSON.parse(notice.rows[0]!.body) as { data: { records: unknown } }).data.records).toMatchObject({ new: 0, updated: 1, unchanged: 1, deleted: 1 });
     await sync([A, B2, C]);
     expect(await live(kind)).toEqual(['a=1', 'b=2', 'c=1']);
@@ -85,7 +50,7 @@ describe('write modes over three syncs (a record removed and another changed, th
     const second = await syncer('full_refresh', kind, `/${kind}`, 100, droppingAfterSweep)([A, B2]);
     expect(second).toMatchObject({ status: 'succeeded' });
     expect(await live(kind)).toEqual(['a=1', 'b=2']);
-    const { rows } = await database.pool.query<{ body: string; records_deleted: number }>('select n.body, r.records_deleted from notices n join sync_runs r on r.id = n.run_id where r.id = $1', [second.runId]);
+    const { rows } = await given.database.pool.query<{ body: string; records_deleted: number }>('select n.body, r.records_deleted from notices n join sync_runs r on r.id = n.run_id where r.id = $1', [second.runId]);
     expect(rows[0]!.records_deleted).toBe(1);
     expect((JSON.parse(rows[0]!.body) as { data: { records: unknown } }).data.records).toMatchObject({ deleted: 1 });
   });
@@ -106,7 +71,7 @@ describe('write modes over three syncs (a record removed and another changed, th
     await sync([A, B, C]);
     await sync([A, B2]);
     await sync([A, B2, C]);
-    const { rows } = await database.pool.query<{ key: string; v: number; open: boolean }>(`select key, (payload->>'v')::int as v, valid_to is null as open from record_versions where kind = $1 order by key, change_seq`, [kind]);
+    const { rows } = await given.database.pool.query<{ key: string; v: number; open: boolean }>(`select key, (payload->>'v')::int as v, valid_to is null as open from record_versions where kind = $1 order by key, change_seq`, [kind]);
     expect(rows).toEqual([
       { key: 'a', v: 1, open: true },
       { key: 'b', v: 1, open: false },
@@ -131,10 +96,10 @@ describe('write modes over three syncs (a record removed and another changed, th
     const sync = syncer('full_refresh', kind, `/${kind}`);
     await sync([A, B, C]);
     await sync([A, B2]);
-    await database.pool.query('delete from records where kind = $1', [kind]);
+    await given.database.pool.query('delete from records where kind = $1', [kind]);
     await sync.replay();
     expect(await live(kind)).toEqual(['a=1', 'b=2']);
-    expect((await database.pool.query('select 1 from records where kind = $1', [kind])).rowCount).toBe(2);
+    expect((await given.database.pool.query('select 1 from records where kind = $1', [kind])).rowCount).toBe(2);
   });
 });
 
