@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
@@ -7,6 +7,7 @@ import { startPostgresServer, type PostgresServer } from '../../src/localstack/p
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 import { artistSearchTotal, capturingLogger, simulatorSources } from '../support/syncFixture.js';
+import { hearUncaughtErrors } from '../support/uncaughtErrors.js';
 
 let simulator: Simulator;
 let postgres: PostgresServer;
@@ -56,4 +57,39 @@ describe('a worker whose Postgres restarts mid-run', () => {
       await feedsync.close();
     }
   }, 60_000);
+
+  it('waits a restart out as many short runs end at once, their finishes in transactions: each run ends succeeded in its first attempt with its notice, and nothing is thrown unheard', async () => {
+    const uncaught = hearUncaughtErrors();
+    const blocks = 100;
+    const config = parseConfig(
+      {
+        sources: simulatorSources(simulator),
+        jobs: [{ name: 'blocks', source: 'explorer', records: { path: 'result', key: 'number', kind: 'block' }, queries: Array.from({ length: blocks }, (_, n) => ({ q: String(n + 1), params: { module: 'block', action: 'getblock' } })) }],
+        webhook: { baseUrl: simulator.webhookBaseUrl, uuid: randomUUID(), notices: 'run' },
+        worker: { prefix: `test-${randomBytes(4).toString('hex')}`, attempts: 1, backoffMs: 200, concurrency: 16 },
+      },
+      'test',
+      {},
+    );
+    const feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+    await feedsync.start();
+    try {
+      const pool = feedsync.runtime.storage.pool;
+      const { runs } = await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'blocks');
+      const ids = runs.map((run) => run.runId);
+      const ended = async () =>
+        (await pool.query<{ status: string; attempt: number; delivered: boolean }>('select r.status, r.attempt, n.delivered_at is not null as delivered from sync_runs r left join notices n on n.run_id = r.id where r.id = any($1::uuid[]) and r.finished_at is not null', [ids]).catch(() => ({ rows: [] as { status: string; attempt: number; delivered: boolean }[] }))).rows;
+      await waitFor('some runs ended', async () => (await ended()).length >= 5);
+      await postgres.restart();
+      const all = await waitFor('every run ended with its notice delivered', async () => {
+        const rows = await ended();
+        return rows.length === blocks && rows.every((row) => row.delivered) && rows;
+      }, 60_000);
+      expect(all.filter((row) => row.status !== 'succeeded' || row.attempt !== 1)).toEqual([]);
+      expect(uncaught.errors).toEqual([]);
+    } finally {
+      uncaught.stop();
+      await feedsync.close();
+    }
+  }, 90_000);
 });
