@@ -9,23 +9,34 @@ export interface InProcessTickHoldOptions {
   log: Pick<Logger, 'warn' | 'info'>;
   /** Between tries to take a lost mark again (default RETAKE_DELAY_MS). */
   retakeDelayMs?: number;
+  /** How often the mark's connection is checked by a statement (default CHECK_EVERY_MS). */
+  checkEveryMs?: number;
+  /** A check, try or unlock unanswered for this long finds the connection dead (default ANSWER_WITHIN_MS). */
+  answerWithinMs?: number;
 }
 
 const RETAKE_DELAY_MS = 1_000;
+const CHECK_EVERY_MS = 15_000;
+/** Longer than any answer of a live connection: one silent for this long went away without a reset (a network gone, a failover). */
+const ANSWER_WITHIN_MS = 5_000;
 
 /**
  * The mark that this process runs a tick's runs itself (see JobTicks.holdInProcess): a session
  * lock on a connection of its own. The lock goes with its connection, so when that is lost
- * (Postgres restarting, the connection killed) the hold tries at once to take it again on a new
- * one, then every retakeDelayMs until it has it or is released: a reconciler takes the live
- * process for a gone one only while Postgres is out of its reach too. A retake never waits for
- * the lock (another session may still hold it), so a release never waits on one.
+ * (Postgres restarting, the connection killed, or silent to a check every checkEveryMs) the hold
+ * tries to take it again on a new one, at once and then every retakeDelayMs until it has it or
+ * is released: a reconciler takes the live process for a gone one only while Postgres is out of
+ * its reach too. A retake never waits for the lock (another session may still hold it), and a
+ * release never waits for a retake.
  */
 export class InProcessTickHold {
   private connection: CheckedOutClient | undefined;
   private retaking: Promise<void> | undefined;
   /** Set once the mark is first taken: only a mark taken is taken again. */
   private taken = false;
+  /** When the mark was last taken: one lost soon after waits a retakeDelayMs before its first try. */
+  private heldSince = 0;
+  private checks: NodeJS.Timeout | undefined;
   private readonly released = new AbortController();
 
   constructor(
@@ -34,34 +45,35 @@ export class InProcessTickHold {
     private readonly options: InProcessTickHoldOptions,
   ) {}
 
-  /** Takes the mark; throws if it cannot be taken now. */
-  async take(): Promise<void> {
-    this.connection = await this.lock('wait');
-    this.taken = true;
+  private get retakeDelayMs(): number {
+    return this.options.retakeDelayMs ?? RETAKE_DELAY_MS;
   }
 
-  /** Gives the mark up, after a retake under way (at most one try); its connection goes back to the pool. */
+  /** Takes the mark; throws if it cannot be taken now. */
+  async take(): Promise<void> {
+    this.held(await this.lock('wait'));
+    this.taken = true;
+    this.checks = setInterval(() => void this.check(), this.options.checkEveryMs ?? CHECK_EVERY_MS).unref();
+  }
+
+  /** Gives the mark up; a retake under way gives up what it takes. */
   async release(): Promise<void> {
     this.released.abort();
-    await this.retaking;
+    clearInterval(this.checks);
     const connection = this.connection;
     this.connection = undefined;
-    if (!connection) return;
-    try {
-      await connection.client.query(releaseInProcessTick.with({ tickId: this.tickId }));
-      connection.release();
-    } catch (error) {
-      // Released as broken, the connection is closed, and the lock goes with its session.
-      connection.release(error as Error);
-    }
+    if (connection) await this.unlock(connection);
   }
 
   /** The mark on a connection of its own; `try`: undefined if another session holds it. */
   private async lock(how: 'wait' | 'try'): Promise<CheckedOutClient | undefined> {
     const connection: CheckedOutClient = await checkOut(this.pool, (error) => this.lost(connection, error));
     try {
-      const { rows } = await connection.client.query<{ taken?: boolean }>((how === 'wait' ? holdInProcessTick : tryInProcessTick).with({ tickId: this.tickId }));
-      if (how === 'wait' || rows[0]?.taken) return connection;
+      const { rows } =
+        how === 'wait'
+          ? await connection.client.query(holdInProcessTick.with({ tickId: this.tickId }))
+          : await this.answered(connection.client.query<{ taken: boolean }>(tryInProcessTick.with({ tickId: this.tickId })));
+      if (how === 'wait' || (rows[0] as { taken?: boolean } | undefined)?.taken) return connection;
       connection.release();
       return undefined;
     } catch (error) {
@@ -70,8 +82,44 @@ export class InProcessTickHold {
     }
   }
 
+  private async unlock(connection: CheckedOutClient): Promise<void> {
+    try {
+      await this.answered(connection.client.query(releaseInProcessTick.with({ tickId: this.tickId })));
+      connection.release();
+    } catch (error) {
+      // Released as broken, the connection is closed, and the lock goes with its session.
+      connection.release(error as Error);
+    }
+  }
+
+  /** The statement's result, or an error once it is unanswered for answerWithinMs (its connection is then given up as broken). */
+  private async answered<T>(statement: Promise<T>): Promise<T> {
+    const withinMs = this.options.answerWithinMs ?? ANSWER_WITHIN_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Postgres did not answer within ${withinMs} ms`)), withinMs);
+    });
+    try {
+      return await Promise.race([statement, silence]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private held(connection: CheckedOutClient | undefined): void {
+    this.connection = connection;
+    this.heldSince = performance.now();
+  }
+
+  /** A statement on the mark's connection: one unanswered finds a connection that died without a word. */
+  private async check(): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    await this.answered(connection.client.query('select 1')).catch((error: unknown) => this.lost(connection, error as Error));
+  }
+
   private lost(connection: CheckedOutClient, error: Error): void {
-    connection.release();
+    connection.release(error);
     if (this.connection !== connection) return;
     this.connection = undefined;
     if (this.released.signal.aborted) return;
@@ -81,19 +129,27 @@ export class InProcessTickHold {
 
   private retakeIfLost(): void {
     if (!this.taken || this.released.signal.aborted || this.connection || this.retaking) return;
-    this.retaking = this.retake().finally(() => {
-      this.retaking = undefined;
-      // Lost again as the retake ended: go on trying.
-      this.retakeIfLost();
-    });
+    this.retaking = this.retake()
+      // It handles its own failures; nothing else can reject it.
+      .catch(() => undefined)
+      .finally(() => {
+        this.retaking = undefined;
+        // Lost again as the retake ended: go on trying.
+        this.retakeIfLost();
+      });
   }
 
   private async retake(): Promise<void> {
-    for (let tries = 0; !this.released.signal.aborted && !this.connection; tries++) {
-      if (tries > 0) await delay(this.options.retakeDelayMs ?? RETAKE_DELAY_MS, undefined, { signal: this.released.signal }).catch(() => undefined);
+    // A mark lost soon after it was taken (connections dying as they are made) is not tried again at once: no tight loop.
+    let wait = performance.now() - this.heldSince < this.retakeDelayMs;
+    while (!this.released.signal.aborted && !this.connection) {
+      if (wait) await delay(this.retakeDelayMs, undefined, { signal: this.released.signal }).catch(() => undefined);
+      wait = true;
       if (this.released.signal.aborted) return;
       // Postgres still out of reach, or the old session not yet gone: the next try comes after the delay.
-      this.connection = await this.lock('try').catch(() => undefined);
+      const connection = await this.lock('try').catch(() => undefined);
+      if (connection && this.released.signal.aborted) return this.unlock(connection);
+      if (connection) this.held(connection);
     }
     if (this.connection) this.options.log.info({ tickId: this.tickId }, 'holding the lock that marks this tick as run here again');
   }

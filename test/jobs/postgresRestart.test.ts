@@ -80,12 +80,16 @@ describe('a worker whose Postgres restarts mid-run', () => {
       const ended = async () =>
         (await pool.query<{ status: string; attempt: number; delivered: boolean }>('select r.status, r.attempt, n.delivered_at is not null as delivered from sync_runs r left join notices n on n.run_id = r.id where r.id = any($1::uuid[]) and r.finished_at is not null', [ids]).catch(() => ({ rows: [] as { status: string; attempt: number; delivered: boolean }[] }))).rows;
       await waitFor('some runs ended', async () => (await ended()).length >= 5);
+      const endedBefore = (await ended()).length;
       await postgres.restart();
       const all = await waitFor('every run ended with its notice delivered', async () => {
         const rows = await ended();
         return rows.length === blocks && rows.every((row) => row.delivered) && rows;
       }, 60_000);
       expect(all.filter((row) => row.status !== 'succeeded' || row.attempt !== 1)).toEqual([]);
+      // The restart came while runs were still ending.
+      expect(endedBefore).toBeLessThan(blocks);
+      expect((await pool.query('select 1 from sync_runs where id = any($1::uuid[]) and finished_at > pg_postmaster_start_time()', [ids])).rowCount).toBeGreaterThan(0);
       expect(uncaught.errors).toEqual([]);
     } finally {
       uncaught.stop();

@@ -8,13 +8,14 @@ export interface GivenRunStore {
   store: RunStore;
 }
 
-/** The storage tests' one set-up: a database of the calling file's own with a run store, made before its tests and dropped after them. */
+/** For a test file needing a run store: a database of the file's own with a run store on it, made before its tests and dropped after them. */
 export function givenRunStore(): GivenRunStore {
   const given = {} as GivenRunStore;
   beforeAll(async () => {
     given.database = await createTestDatabase();
     given.store = openRunStore(given.database.db);
   });
-  afterAll(() => given.database.drop());
+  // Optional: a beforeAll that failed left nothing to drop, and its error is the one to see.
+  afterAll(() => given.database?.drop());
   return given;
 }

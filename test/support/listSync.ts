@@ -29,8 +29,9 @@ export function givenListApi<T>(): GivenListApi<T> {
     given.database = await createTestDatabase();
   });
   afterAll(async () => {
-    await given.api.close();
-    await given.database.drop();
+    // Both, whichever fails (a beforeAll that failed may have left either unset), then the first failure.
+    const failed = (await Promise.allSettled([given.api?.close(), given.database?.drop()])).find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   });
   return given;
 }
