@@ -32,8 +32,6 @@ const ANSWER_WITHIN_MS = 5_000;
 export class InProcessTickHold {
   private connection: CheckedOutClient | undefined;
   private retaking: Promise<void> | undefined;
-  /** Set once the mark is first taken: only a mark taken is taken again. */
-  private taken = false;
   /** When the mark was last taken: one lost soon after waits a retakeDelayMs before its first try. */
   private heldSince = 0;
   private checks: NodeJS.Timeout | undefined;
@@ -51,8 +49,7 @@ export class InProcessTickHold {
 
   /** Takes the mark; throws if it cannot be taken now. */
   async take(): Promise<void> {
-    this.held(await this.lock('wait'));
-    this.taken = true;
+    this.held((await this.lock('wait'))!);
     this.checks = setInterval(() => void this.check(), this.options.checkEveryMs ?? CHECK_EVERY_MS).unref();
   }
 
@@ -106,7 +103,7 @@ export class InProcessTickHold {
     }
   }
 
-  private held(connection: CheckedOutClient | undefined): void {
+  private held(connection: CheckedOutClient): void {
     this.connection = connection;
     this.heldSince = performance.now();
   }
@@ -128,7 +125,8 @@ export class InProcessTickHold {
   }
 
   private retakeIfLost(): void {
-    if (!this.taken || this.released.signal.aborted || this.connection || this.retaking) return;
+    // Only a mark held is lost (see lost), so only a mark taken is taken again.
+    if (this.released.signal.aborted || this.connection || this.retaking) return;
     this.retaking = this.retake()
       // It handles its own failures; nothing else can reject it.
       .catch(() => undefined)

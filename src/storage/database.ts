@@ -16,7 +16,7 @@ export interface Storage {
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 /** An arbitrary constant: only feedsync's migrator takes this advisory lock. */
-const MIGRATION_LOCK = 7_346_112_001;
+export const MIGRATION_LOCK = 7_346_112_001;
 
 /**
  * Planner settings for feedsync's sessions. Its statements look rows up by key, a handful at a

@@ -16,6 +16,7 @@ import { openRunStore } from '../../src/storage/RunStore.js';
 import { inProcessRunKey, queuedRunKey } from '../../src/sync/runKeys.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
+import { inProcessMarkHolder } from '../support/inProcessMark.js';
 import { artistSearchTotal, capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { runIdentityOf } from '../../src/sync/runIdentity.js';
@@ -177,6 +178,8 @@ describe('RunReconciler', () => {
     expect(await reconciler.sweep()).toEqual({ requeued: [], closed: [] });
     run.kill('SIGKILL');
     await run.exited;
+    // Postgres ends the killed process's sessions, and drops their locks, once it notices their sockets closed.
+    await waitFor('the killed process sessions gone', async () => (await inProcessMarkHolder(database.pool, started.tick_id)) === undefined);
     expect(await reconciler.sweep()).toEqual({ requeued: [], closed: [started.run_key] });
     const { rows } = await database.pool.query<{ status: string; error_kind: string; tick: string; notices: number }>(
       `select r.status, r.error_kind, t.status as tick, (select count(*)::int from notices n where n.tick_id = t.id) as notices

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessTickHold } from '../../src/storage/InProcessTickHold.js';
+import { holdInProcessTick } from '../../src/storage/statements/inProcessTickLock.js';
+import { inProcessMarkHolder } from '../support/inProcessMark.js';
 import { capturingLogger } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { hearUncaughtErrors } from '../support/uncaughtErrors.js';
@@ -14,15 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-/** The backend holding the tick's in-process mark, if one does. */
-async function markHolder(tickId: string): Promise<number | undefined> {
-  const { rows } = await database.pool.query<{ pid: number }>(
-    `select pid from pg_locks where locktype = 'advisory' and granted and objsubid = 2 and database = (select oid from pg_database where datname = current_database())
-      and classid::bigint = 7346112 and objid::bigint = (hashtext($1)::bigint & 4294967295)`,
-    [tickId],
-  );
-  return rows[0]?.pid;
-}
+const markHolder = (tickId: string) => inProcessMarkHolder(database.pool, tickId);
 
 const messagesOf = (lines: string[]) => lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
 const LOST = 'lost the lock that marks this tick as run here; taking it again';
@@ -112,7 +106,7 @@ describe('InProcessTickHold', () => {
       const first = await markHolder(tickId);
       await database.pool.query('select pg_terminate_backend($1)', [first]);
       // The hold's tries wait at the gate until the other session has the mark.
-      await other.query('select pg_advisory_lock(7346112, hashtext($1))', [tickId]);
+      await other.query(holdInProcessTick.with({ tickId }));
       otherHasIt(undefined);
       await waitFor('two tries of the hold', () => pool.connections() >= 3);
 

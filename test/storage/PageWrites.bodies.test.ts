@@ -36,8 +36,9 @@ describe('PageWrites.storePage: page bodies', () => {
 
   it('stores a body given as the bytes received as the same text as its decoded form', async () => {
     const kind = `tx-${randomUUID()}`;
-    const text = page(kind, txs(['café', '😀'])).raw as string;
-    const asBytes = { ...page(kind, txs(['café', '😀'])), raw: Buffer.from(text) };
+    const asText = page(kind, txs(['café', '😀']));
+    const text = asText.raw as string;
+    const asBytes = { ...asText, raw: Buffer.from(text) };
     const run = await claimRun();
     await given.store.pages.storePage(run.id, 0, asBytes, 'explorer');
     expect(await bodiesOf([run.id])).toEqual([{ content_hash: asBytes.contentHash, body: text, stored: 1 }]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { migrateDatabase, openStorage } from '../../src/storage/database.js';
+import { MIGRATION_LOCK, migrateDatabase, openStorage } from '../../src/storage/database.js';
 import { hearUncaughtErrors } from '../support/uncaughtErrors.js';
 import { waitFor } from '../support/waitFor.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -67,7 +67,7 @@ describe('migrateDatabase', () => {
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
     try {
-      await other.query('select pg_advisory_lock(7346112001)');
+      await other.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
       const migrating = migrateDatabase(database.url);
       const pid = await waitFor('the migrator waiting for the lock', async () => {
         const { rows } = await other.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and application_name = 'feedsync-migrate' and wait_event_type = 'Lock'");

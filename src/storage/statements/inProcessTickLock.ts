@@ -1,7 +1,7 @@
 import { NamedStatement } from '../namedStatement.js';
 
 /** The advisory lock class of ticks run in process (`feedsync run`); the tick id's hash is the lock's second key. */
-const IN_PROCESS_TICK = 7_346_112;
+export const IN_PROCESS_TICK = 7_346_112;
 
 export interface InProcessTickParams {
   tickId: string;
