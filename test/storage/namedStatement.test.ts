@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NamedStatement } from '../../src/storage/namedStatement.js';
+import { textArrayBytes } from '../../src/storage/textArrayBytes.js';
 
 describe('NamedStatement', () => {
   it('numbers parameters in order of first use and sends their values in that order', () => {
@@ -17,6 +18,13 @@ describe('NamedStatement', () => {
   it('leaves casts and array casts alone', () => {
     const statement = new NamedStatement<{ keys: string[] }>('s', "select unnest(:keys::text[]), now()::date, '{}'::jsonb");
     expect(statement.text).toBe("select unnest($1::text[]), now()::date, '{}'::jsonb");
+  });
+
+  it('sends a parameter cast to text[] as a binary array, and other arrays as they are', () => {
+    const statement = new NamedStatement<{ keys: string[]; ids: number[] }>('s', 'select :keys::text[], :ids::int[]');
+    const [keys, ids] = statement.with({ keys: ['a'], ids: [1] }).values;
+    expect(keys).toEqual(textArrayBytes(['a']));
+    expect(ids).toEqual([1]);
   });
 
   it('sends a parameter given as undefined as null', () => {
