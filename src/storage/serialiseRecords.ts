@@ -1,6 +1,6 @@
-import { hash } from 'node:crypto';
 import { stringifyJson } from '../config/exactJson.js';
 import { NUL_ESCAPE } from './nulChars.js';
+import { PayloadLines } from './PayloadLines.js';
 
 /** A record that cannot be stored as it is, and why. */
 export interface InvalidRecord {
@@ -14,16 +14,16 @@ export interface InvalidRecord {
 
 /**
  * A page of records ready to send: keys and content hashes as text arrays, and the payloads as
- * one text of JSON documents separated by newlines. JSON.stringify never writes a raw newline
- * (it escapes every control character; lossless-json writes strings with it), so the separator is
- * unambiguous, and neither the client nor Postgres escapes and unescapes a thousand JSON strings
- * as array elements.
+ * one text of JSON documents separated by newlines (see PayloadLines). JSON.stringify never writes
+ * a raw newline (it escapes every control character; lossless-json writes strings with it), so the
+ * separator is unambiguous, and neither the client nor Postgres escapes and unescapes a thousand
+ * JSON strings as array elements.
  */
 export interface SerialisedRecords {
   keys: string[];
   hashes: string[];
-  /** Newline-separated JSON documents, in key order; null when there are none. */
-  payloads: string | null;
+  /** Newline-separated JSON documents in UTF-8, in key order; null when there are none. */
+  payloads: Buffer | null;
   /** Records left out because Postgres could not take them. */
   invalid: InvalidRecord[];
   /** Records left out because a later record of the page has the same key. */
@@ -55,7 +55,7 @@ export function serialiseRecords(keys: readonly string[], items: readonly unknow
   const count = picked ? picked.length : keys.length;
   const outKeys: string[] = [];
   const hashes: string[] = [];
-  const payloads: string[] = [];
+  const payloads = new PayloadLines();
   const invalid: InvalidRecord[] = [];
   let nulsRemoved = 0;
   for (let at = 0; at < count; at++) {
@@ -81,10 +81,9 @@ export function serialiseRecords(keys: readonly string[], items: readonly unknow
       });
     }
     outKeys.push(key);
-    payloads.push(payload);
-    hashes.push(hash('sha1', payload, 'base64'));
+    hashes.push(payloads.add(payload));
   }
-  return { keys: outKeys, hashes, payloads: outKeys.length > 0 ? payloads.join('\n') : null, invalid, collapsed: keys.length - count, nulsRemoved, filtered };
+  return { keys: outKeys, hashes, payloads: payloads.finish(), invalid, collapsed: keys.length - count, nulsRemoved, filtered };
 }
 
 /** Why Postgres would refuse this record, if it would. */

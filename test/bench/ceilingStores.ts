@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { CeilingTables } from './ceilingTables.js';
+import { textArrayBytes } from '../../src/storage/textArrayBytes.js';
 import { copyRows, inTransaction } from './copyRows.js';
 import type { PreparedTxPage } from './txPagesAhead.js';
 
@@ -52,20 +53,20 @@ function copyStore(tables: CeilingTables): StoreCeilingPage {
       staged.add(client);
     }
     await inTransaction(client, async () => {
-      await copyRows(client, 'ceiling_staging (key, hash, payload)', [page.keys, page.hashes, page.payloads]);
+      await copyRows(client, 'ceiling_staging (key, hash, payload)', [page.keys, page.hashes, page.payloads?.toString('utf8').split('\n') ?? []]);
       await client.query({ name: 'ceiling_store_copied', text, values: pageValues(tables, page) });
     });
   };
 }
 
 /**
- * The page's statement alone, autocommitted: keys and hashes as text arrays, the payloads as one
- * text of JSON documents a line (JSON.stringify never writes a raw newline), as feedsync sends them.
+ * The page's statement alone, autocommitted: keys and hashes as binary text arrays, the payloads as
+ * one text of JSON documents a line (JSON.stringify never writes a raw newline), as feedsync sends them.
  */
 function unnestLinesStore(tables: CeilingTables): StoreCeilingPage {
   const text = storePageSql(tables.schema, `rows from (unnest($12::text[]), unnest($13::text[]), string_to_table($14::text, E'\\n')) as s(key, hash, payload)`);
   return async (client, page) => {
-    await client.query({ name: 'ceiling_store_lines', text, values: [...pageValues(tables, page), page.keys, page.hashes, page.payloads.join('\n')] });
+    await client.query({ name: 'ceiling_store_lines', text, values: [...pageValues(tables, page), textArrayBytes(page.keys), textArrayBytes(page.hashes), page.payloads] });
   };
 }
 

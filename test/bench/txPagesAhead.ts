@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { Pool } from 'undici';
+import { PayloadLines } from '../../src/storage/PayloadLines.js';
 import { PAGES_AHEAD_DEPTH } from '../../src/sync/PagesAhead.js';
 import { sourceConnections } from '../../src/sync/SourceRegistry.js';
 import { TX_RUN_CONCURRENCY } from './benchConfig.js';
@@ -26,10 +27,10 @@ export interface PreparedTxPage {
   status: string;
   message: string;
   latencyMs: number;
-  /** The records new to this walk (a slid window's overlap left out), as keys, sha1 hashes (base64) and JSON texts. */
+  /** The records new to this walk (a slid window's overlap left out), as keys, sha1 hashes (base64) and JSON texts one a line in UTF-8 (null: none), as feedsync's serialiseRecords writes them. */
   keys: string[];
   hashes: string[];
-  payloads: string[];
+  payloads: Buffer | null;
   /** Records on the page as received. */
   received: number;
 }
@@ -142,17 +143,16 @@ export class TxPagesAhead {
       latencyMs,
       keys: [],
       hashes: [],
-      payloads: [],
+      payloads: null,
       received: received.length,
     };
+    const lines = new PayloadLines();
     for (const record of received) {
       if (request.skip.has(record.hash)) continue;
-      const payload = JSON.stringify(record);
       prepared.keys.push(record.hash);
-      prepared.payloads.push(payload);
-      // As feedsync's serialiseRecords hashes a record: sha1 of its JSON text, base64.
-      prepared.hashes.push(hash('sha1', payload, 'base64'));
+      prepared.hashes.push(lines.add(JSON.stringify(record)));
     }
+    prepared.payloads = lines.finish();
     if (request.page < this.pagesPerWindow || received.length < query.limit) return { prepared };
     return { prepared, slide: slideWindow(received, request.windowStart) };
   }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RunTakenOverError } from '../../src/storage/PageWrites.js';
 import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageUpsertingRecords } from '../../src/storage/statements/storePage.js';
@@ -18,6 +18,21 @@ const storedValues = async (kind: string) =>
 const envelopeCount = async (runId: string) => Number((await given.database.pool.query<{ n: string }>('select count(*) as n from envelopes where run_id = $1', [runId])).rows[0]!.n);
 
 describe('PageWrites.storePage', () => {
+  it('stores records holding multi-byte text as they were written, payload and content hash', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const run = await claimRun();
+    const values = ['café', '🎉', '漢字', 'plain'];
+    const stored = await given.store.pages.storePage(run.id, 0, page(kind, txs(values)), 'explorer');
+
+    const { rows } = await given.database.pool.query<{ key: string; payload: { value: string }; content_hash: string }>(
+      'select key, payload, content_hash from records where kind = $1 order by key',
+      [kind],
+    );
+    expect(rows.map((row) => row.payload.value)).toEqual(values);
+    expect(rows.map((row) => row.content_hash)).toEqual(txs(values).map((record) => hash('sha1', JSON.stringify(record), 'base64')));
+    expect(stored.counts.new).toBe(values.length);
+  });
+
   it('stores a re-read page whose records are all unchanged: envelope and checkpoint, no record rewritten', async () => {
     const kind = `tx-${randomUUID()}`;
     const run = await claimRun();

@@ -15,8 +15,8 @@ import {
 } from './pageWriteParts.js';
 
 export interface StorePageParams extends PageWriteParams {
-  /** The records' JSON documents, one per line, in key order; null when there are none. */
-  payloads: string | null;
+  /** The records' JSON documents, one per line, in key order, as UTF-8 (sent in binary, which for text is the UTF-8 itself); null when there are none. */
+  payloads: Buffer | null;
 }
 
 /** The row storePage returns: the run row's new version (null if the run moved on), and the records written. */
