@@ -53,19 +53,26 @@ export class SlidingWindowPaginator implements Paginator {
     return this.paginator.rewind({ ...next, windowStart: next.boundaryValue, skipKeys: next.boundaryKeys ?? [] });
   }
 
-  /** `next` with the last value of the window field read so far, and the keys read with it. */
+  /**
+   * `next` with the last value of the window field read so far, and the keys read with it: the
+   * page's last run of that value (records without the field passed over), after the keys of
+   * pages before if the whole page holds it. Read from the page's end: only that run is looked at.
+   */
   private trackBoundary(next: PagePosition, page: PageSummary): PagePosition {
-    let value = next.boundaryValue;
-    let keys = next.boundaryKeys ? [...next.boundaryKeys] : [];
-    for (let index = 0; index < page.items.length; index++) {
+    const run: string[] = [];
+    let value: string | undefined;
+    let index = page.items.length - 1;
+    for (; index >= 0; index--) {
       const current = scalarText(getPath(page.items[index], this.window.field));
       if (current === undefined) continue;
-      if (current !== value) {
-        value = current;
-        keys = [];
-      }
-      keys.push(page.keys[index]!);
+      if (value === undefined) value = current;
+      else if (current !== value) break;
+      run.push(page.keys[index]!);
     }
-    return value === undefined ? { ...next, boundaryKeys: keys } : { ...next, boundaryValue: value, boundaryKeys: keys };
+    run.reverse();
+    if (value === undefined) return { ...next, boundaryKeys: next.boundaryKeys ? [...next.boundaryKeys] : [] };
+    // The whole page holds the last value: its run began on a page before.
+    const before = index < 0 && value === next.boundaryValue ? (next.boundaryKeys ?? []) : [];
+    return { ...next, boundaryValue: value, boundaryKeys: [...before, ...run] };
   }
 }

@@ -56,6 +56,31 @@ describe.each(styles)('a result window around $style paging', ({ style, firstPag
     expect(second.keys.map((key) => paginator.isOverlap(slid, key))).toEqual([false, true, true]);
   });
 
+  it('marks as overlap the records of the last value on every page that held only that value, not only on the last page', () => {
+    const paginator = createPaginator(pagingConfig({ style, window: { ...window6, maxResults: 9 } }));
+    const second = pageOf([2, 3, 3], 'p1');
+    const third = pageOf([3, 3, 3], 'p2');
+    const slid = after(paginator, [1, 1, 2], [2, 3, 3], [3, 3, 3]);
+    expect([...second.keys, ...third.keys].map((key) => paginator.isOverlap(slid, key))).toEqual([false, true, true, true, true, true]);
+  });
+
+  it('marks only the last run of the last value as overlap when the value came before another on the page', () => {
+    const paginator = windowed();
+    const first = pageOf([1, 1, 3], 'p0');
+    const second = pageOf([3, 2, 3], 'p1');
+    const slid = after(paginator, [1, 1, 3], [3, 2, 3]);
+    expect([...first.keys, ...second.keys].map((key) => paginator.isOverlap(slid, key))).toEqual([false, false, false, false, false, true]);
+  });
+
+  it('passes over records without the window field when it finds the last value and its records', () => {
+    const paginator = windowed();
+    const second: PageSummary = { ...pageOf([2, 3, 0, 3], 'p1') };
+    second.items = second.items.map((item, index) => (index === 2 ? { hash: (item as { hash: string }).hash } : item));
+    const position = paginator.advance(paginator.advance(paginator.start(), pageOf([1, 1, 2], 'p0')).position, second).position;
+    expect(paginator.request({}, position).params).toEqual({ limit: '3', ...firstPage, startblock: '3' });
+    expect(second.keys.map((key) => paginator.isOverlap(position, key))).toEqual([false, true, false, true]);
+  });
+
   it('slides the lower bound to a last value beyond 2^53 as its exact text', () => {
     const paginator = windowed();
     const page = (blocks: string, hash: string): PageSummary => {
