@@ -3,6 +3,9 @@ import { hash } from 'node:crypto';
 /** Bytes a page's lines start in; doubled whenever a line does not fit. */
 const FIRST_CAPACITY = 64 * 1024;
 
+/** Room made after the first line for the lines expected, as a share of the first line's size times their count: records of a page are mostly alike. */
+const EXPECTED_ROOM = 1.25;
+
 /** The most UTF-8 bytes a UTF-16 code unit takes. */
 const MOST_BYTES_PER_UNIT = 3;
 
@@ -17,6 +20,9 @@ export class PayloadLines {
   private length = 0;
   private lines = 0;
 
+  /** `expectedLines`: how many documents the page will likely add, so that room for them is made once, not doubled to. */
+  constructor(private readonly expectedLines = 0) {}
+
   /** Adds a document as a line; returns its hash, the same as of its text. */
   add(document: string): string {
     const start = this.lines === 0 ? 0 : this.length + 1;
@@ -26,6 +32,7 @@ export class PayloadLines {
     const end = start + this.bytes.write(document, start);
     this.length = end;
     this.lines += 1;
+    if (this.lines === 1 && this.expectedLines > 1) this.makeRoom(Math.ceil((end + 1) * this.expectedLines * EXPECTED_ROOM));
     return hash('sha1', this.bytes.subarray(start, end), 'base64');
   }
 

@@ -55,7 +55,7 @@ export function serialiseRecords(keys: readonly string[], items: readonly unknow
   const count = picked ? picked.length : keys.length;
   const outKeys: string[] = [];
   const hashes: string[] = [];
-  const payloads = new PayloadLines();
+  const payloads = new PayloadLines(count);
   const invalid: InvalidRecord[] = [];
   let nulsRemoved = 0;
   for (let at = 0; at < count; at++) {

@@ -146,7 +146,7 @@ export class TxPagesAhead {
       payloads: null,
       received: received.length,
     };
-    const lines = new PayloadLines();
+    const lines = new PayloadLines(received.length);
     for (const record of received) {
       if (request.skip.has(record.hash)) continue;
       prepared.keys.push(record.hash);

@@ -11,10 +11,10 @@ describe('PayloadLines', () => {
     expect(hashes).toEqual(documents.map((document) => hash('sha1', document, 'base64')));
   });
 
-  it('grows past its first capacity without losing or cutting a line, multi-byte text included', () => {
-    const lines = new PayloadLines();
-    // 3 bytes a character: each document is 60 kB of text and 180 kB of UTF-8.
-    const documents = Array.from({ length: 5 }, (_, index) => JSON.stringify({ index, text: '€'.repeat(60_000) }));
+  it.each([0, 6])('grows past its room without losing or cutting a line, multi-byte text included (%i lines expected)', (expected) => {
+    const lines = new PayloadLines(expected);
+    // A small first line, then 3 bytes a character: 60 kB of text and 180 kB of UTF-8 each.
+    const documents = ['{"first":true}', ...Array.from({ length: 5 }, (_, index) => JSON.stringify({ index, text: '€'.repeat(60_000) }))];
     const hashes = documents.map((document) => lines.add(document));
     expect(lines.finish()?.toString('utf8')).toBe(documents.join('\n'));
     expect(hashes).toEqual(documents.map((document) => hash('sha1', document, 'base64')));
