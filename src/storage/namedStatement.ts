@@ -1,4 +1,4 @@
-import { textArrayBytes } from './textArrayBytes.js';
+import { isTextArray, textArrayBytes } from './textArrayBytes.js';
 
 /** pg's query config for a prepared statement. */
 export interface PreparedQuery {
@@ -10,8 +10,9 @@ export interface PreparedQuery {
 /**
  * A SQL statement written with `:name` parameters, compiled once to pg's `$n` placeholders and
  * prepared under `name` on each connection (so Postgres plans it once). `::type` casts are left
- * alone; a `:name` inside a string literal is not supported. A parameter cast `::text[]` is sent
- * in binary (see textArrayBytes): a page's keys and hashes travel as one.
+ * alone; a `:name` inside a string literal is not supported. A parameter cast `::text[]` (spelt
+ * so) whose value holds only strings and nulls is sent in binary (see textArrayBytes): a page's
+ * keys and hashes travel as one.
  */
 export class NamedStatement<Params extends object> {
   readonly text: string;
@@ -42,7 +43,7 @@ export class NamedStatement<Params extends object> {
       // A misspelt :name in the SQL would otherwise write nulls without a word.
       if (!(parameter in params)) throw new Error(`statement ${this.name} needs :${parameter}, which was not given`);
       const value = params[parameter] ?? null;
-      return this.textArrays[at] && Array.isArray(value) ? textArrayBytes(value as (string | null)[]) : value;
+      return this.textArrays[at] && isTextArray(value) ? textArrayBytes(value) : value;
     });
     return { name: this.name, text: this.text, values };
   }

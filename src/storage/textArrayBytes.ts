@@ -3,16 +3,16 @@ const TEXT_OID = 25;
 
 /**
  * A `text[]` in Postgres's binary format (array_send's): one dimension of elements each sent as
- * its UTF-8 bytes, a null as length -1. Postgres reads it without the quoting, escaping and
+ * its UTF-8 bytes, a null (or undefined, as pg sends it) as length -1. Postgres reads it without the quoting, escaping and
  * scanning of an array literal: for a page's thousand keys a sixth of the CPU of the literal, on
  * each side of the connection (measured).
  */
-export function textArrayBytes(values: readonly (string | null)[]): Buffer {
+export function textArrayBytes(values: readonly (string | null | undefined)[]): Buffer {
   let size = values.length === 0 ? 12 : 20;
   let hasNull = 0;
   for (const value of values) {
     size += 4;
-    if (value === null) hasNull = 1;
+    if (value == null) hasNull = 1;
     else size += Buffer.byteLength(value);
   }
   const bytes = Buffer.allocUnsafe(size);
@@ -25,7 +25,7 @@ export function textArrayBytes(values: readonly (string | null)[]): Buffer {
     at = bytes.writeInt32BE(1, at);
   }
   for (const value of values) {
-    if (value === null) {
+    if (value == null) {
       at = bytes.writeInt32BE(-1, at);
       continue;
     }
@@ -34,4 +34,9 @@ export function textArrayBytes(values: readonly (string | null)[]): Buffer {
     at += 4 + length;
   }
   return bytes;
+}
+
+/** Whether `value` is an array textArrayBytes can send: strings and nulls only (pg writes anything else as text itself). */
+export function isTextArray(value: unknown): value is (string | null | undefined)[] {
+  return Array.isArray(value) && value.every((element) => element == null || typeof element === 'string');
 }

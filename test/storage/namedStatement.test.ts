@@ -27,6 +27,11 @@ describe('NamedStatement', () => {
     expect(ids).toEqual([1]);
   });
 
+  it('leaves a text[] parameter holding other than strings and nulls to pg, which writes it as text', () => {
+    const statement = new NamedStatement<{ values: unknown[] }>('s', 'select :values::text[]');
+    expect(statement.with({ values: [1, 'a'] }).values).toEqual([[1, 'a']]);
+  });
+
   it('sends a parameter given as undefined as null', () => {
     const statement = new NamedStatement<{ a: string | undefined }>('s', 'select :a::text');
     expect(statement.with({ a: undefined }).values).toEqual([null]);

@@ -23,8 +23,8 @@ describe('textArrayBytes', () => {
     expect(await readBack(values)).toEqual({ elements: values, count: values.length });
   });
 
-  it('carries nulls as nulls', async () => {
-    expect(await readBack(['a', null, 'b'])).toEqual({ elements: ['a', null, 'b'], count: 3 });
+  it('carries nulls, and undefined as pg would, as nulls', async () => {
+    expect(await readBack(['a', null, 'b', undefined as unknown as null])).toEqual({ elements: ['a', null, 'b', null], count: 4 });
   });
 
   it('carries an empty array as one with no elements', async () => {

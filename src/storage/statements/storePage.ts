@@ -15,7 +15,7 @@ import {
 } from './pageWriteParts.js';
 
 export interface StorePageParams extends PageWriteParams {
-  /** The records' JSON documents, one per line, in key order, as UTF-8 (sent in binary, which for text is the UTF-8 itself); null when there are none. */
+  /** The records' JSON documents, one a line in key order, as UTF-8 (see PayloadLines); null when there are none. */
   payloads: Buffer | null;
 }
 
