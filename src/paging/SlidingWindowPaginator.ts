@@ -69,8 +69,9 @@ export class SlidingWindowPaginator implements Paginator {
       else if (current !== value) break;
       run.push(page.keys[index]!);
     }
+    // No record of the page has the field: the boundary stays where it was (positions are never changed in place, so its keys are not copied).
+    if (value === undefined) return { ...next, boundaryKeys: next.boundaryKeys ?? [] };
     run.reverse();
-    if (value === undefined) return { ...next, boundaryKeys: next.boundaryKeys ? [...next.boundaryKeys] : [] };
     // The whole page holds the last value: its run began on a page before.
     const before = index < 0 && value === next.boundaryValue ? (next.boundaryKeys ?? []) : [];
     return { ...next, boundaryValue: value, boundaryKeys: [...before, ...run] };
