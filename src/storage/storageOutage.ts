@@ -4,20 +4,26 @@ import { causesOf, databaseFailureOf } from './databaseError.js';
 /** Socket errors of a database that is down or restarting. */
 const LOST_CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
+/**
+ * pg's own words for a lost connection: terminated under a statement, or already lost when a
+ * statement was sent on it (handed out by the pool between its loss and the pool hearing of it).
+ */
+const LOST_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a connection error and is not queryable)/;
+
 const FIRST_WAIT_MS = 250;
 const LONGEST_WAIT_MS = 5_000;
 
 /**
  * Whether a failure means the database is out of reach for now (down, restarting, refusing
  * connections), as opposed to a statement it refused: SQLSTATE class 08 (connection exception)
- * or 57P (shutdown, crash, cannot connect now), a lost socket, or pg's "Connection terminated".
+ * or 57P (shutdown, crash, cannot connect now), a lost socket, or pg's word for a lost connection.
  */
 export function isStorageOutage(error: unknown): boolean {
   const failure = databaseFailureOf(error);
   if (failure) return failure.code.startsWith('08') || failure.code.startsWith('57P');
   for (const cause of causesOf(error)) {
     if (typeof cause.code === 'string' && LOST_CONNECTION_CODES.has(cause.code)) return true;
-    if (/^Connection terminated/.test(cause.message)) return true;
+    if (LOST_CONNECTION_MESSAGE.test(cause.message)) return true;
   }
   return false;
 }

@@ -14,6 +14,10 @@ describe('isStorageOutage', () => {
     expect(isStorageOutage(withCode('the database system is starting up', '57P03'))).toBe(true);
   });
 
+  it('counts a statement sent on a connection already lost (handed out before the pool heard of the loss) as an outage', () => {
+    expect(isStorageOutage(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+  });
+
   it('does not count a statement the database refused, or any other error, as an outage', () => {
     expect(isStorageOutage(rejectedData())).toBe(false);
     expect(isStorageOutage(new Error('something else'))).toBe(false);
