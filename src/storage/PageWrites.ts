@@ -78,6 +78,9 @@ export type PagePool = Pick<pg.Pool, 'query' | 'connect' | 'idleCount' | 'totalC
 /** Bodies stored ahead of their pages at once, at most, in a process: no more than the pool holds beside its runs' own connections. */
 const BODIES_AHEAD_AT_ONCE = CONNECTIONS_BESIDE_RUNS;
 
+/** Bodies remembered as stored ahead at most (see storeBodyAhead); past it the memory starts again. */
+const REMEMBERED_BODIES = 1_000;
+
 /** Runs whose pages are remembered (whether the last one held unchanged records) at most; past it the memory starts again. */
 const REMEMBERED_RUNS = 10_000;
 
@@ -102,6 +105,8 @@ export class PageWrites {
   private readonly withoutProofs = new Set<string>();
   /** Bodies on their way ahead of their pages (see storeBodyAhead). */
   private bodiesAhead = 0;
+  /** Hashes of bodies stored ahead whose pages have not been stored yet: those pages are sent without their body. */
+  private readonly bodiesStoredAhead = new Set<string>();
 
   constructor(private readonly pool: PagePool) {}
 
@@ -118,13 +123,15 @@ export class PageWrites {
       if (proven) return proven;
     }
     const records = typeof page.records === 'function' ? page.records() : page.records;
-    const params = pageWriteParams(runId, pagesBefore, page, records, source);
+    // A body stored ahead is not sent again (a megabyte on a 1000-record page): the statement finds it.
+    const body = this.bodiesStoredAhead.delete(page.contentHash) ? null : page.raw;
+    const params = pageWriteParams(runId, pagesBefore, page, records, source, body);
     if (expectsUnchanged) {
-      const row = await this.send<StoreUnchangedPageRow>(storeUnchangedPage.with(params));
+      const row = await this.send<StoreUnchangedPageRow, PageWriteParams>(storeUnchangedPage, params, page.raw);
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
       if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
     }
-    const row = await this.storeWithRecords(last, { ...params, payloads: records.payloads });
+    const row = await this.storeWithRecords(last, { ...params, payloads: records.payloads }, page.raw);
     if (!row?.version) throw takenOver(runId, pagesBefore);
     const counts = countsOf(records.keys.length, row);
     const how = counts.unchanged > 0 ? 'unchanged' : counts.updated > 0 ? 'written' : 'inserted';
@@ -137,8 +144,9 @@ export class PageWrites {
    * statement) is then done beside the page before it, not after. Only on a connection to spare
    * (none waited for, one idle or room for one) and with fewer than BODIES_AHEAD_AT_ONCE on their
    * way, so that page statements seldom wait behind bodies; else nothing is sent. Storing the page
-   * later does not depend on it (see storeBodyAhead). A body whose page is never stored (its run
-   * ended first) is an orphan, which pruning removes (PageRetention).
+   * later does not depend on it (see storeBodyAhead), but once it is stored, its page is sent
+   * without it. A body whose page is never stored (its run ended first) is an orphan, which pruning
+   * removes (PageRetention).
    */
   async storeBodyAhead(body: Pick<PageEnvelope, 'contentHash' | 'raw' | 'bytes'>): Promise<void> {
     const { idleCount, totalCount, waitingCount, options } = this.pool;
@@ -146,6 +154,9 @@ export class PageWrites {
     this.bodiesAhead += 1;
     try {
       await this.pool.query(storeBodyAhead.with({ contentHash: body.contentHash, body: body.raw, bytes: body.bytes }));
+      // A hint, not a promise: a page sent without its body that finds it gone is sent again with it (see send).
+      if (this.bodiesStoredAhead.size >= REMEMBERED_BODIES) this.bodiesStoredAhead.clear();
+      this.bodiesStoredAhead.add(body.contentHash);
     } finally {
       this.bodiesAhead -= 1;
     }
@@ -162,36 +173,50 @@ export class PageWrites {
    * records by a plain insert, and if one is stored already, looking up unchanged ones instead;
    * after new or changed ones without the lookup; else with it.
    */
-  private async storeWithRecords(last: LastPage | undefined, params: StorePageParams): Promise<StorePageRow | undefined> {
-    if (last === 'written') return this.storeWith(storePageUpsertingRecords, params);
-    if (last !== 'inserted') return this.storeWith(storePageLookingUpUnchanged, params);
+  private async storeWithRecords(last: LastPage | undefined, params: StorePageParams, body: PageEnvelope['raw']): Promise<StorePageRow | undefined> {
+    if (last === 'written') return this.storeWith(storePageUpsertingRecords, params, body);
+    if (last !== 'inserted') return this.storeWith(storePageLookingUpUnchanged, params, body);
     try {
-      return await this.storeWith(storePageInsertingRecords, params);
+      return await this.storeWith(storePageInsertingRecords, params, body);
     } catch (error) {
       if (!isViolationOf(error, UNIQUE_VIOLATION, RECORDS_PRIMARY_KEY)) throw error;
-      return this.storeWith(storePageLookingUpUnchanged, params);
+      return this.storeWith(storePageLookingUpUnchanged, params, body);
     }
   }
 
-  private storeWith(statement: NamedStatement<StorePageParams>, params: StorePageParams): Promise<StorePageRow | undefined> {
-    return this.send<StorePageRow>(statement.with(params), params.keepHistory);
+  private storeWith(statement: NamedStatement<StorePageParams>, params: StorePageParams, body: PageEnvelope['raw']): Promise<StorePageRow | undefined> {
+    return this.send<StorePageRow, StorePageParams>(statement, params, body, params.keepHistory);
   }
 
   /**
-   * Sends a statement that stores a page. The orphan sweep (see PageRetention) may delete the
-   * page's body, stored already but referred to by no envelope any more, just as the page is
-   * stored: the statement found the body and did not store it, so the envelope's foreign key fails
-   * it, having written nothing. Sent once more, it finds no body and stores it; or, offered as
-   * proven (storeProvenPage stores no body), it finds its proof's envelope gone with the body and
-   * writes nothing, and the page is then stored with its records and body.
+   * Sends a statement that stores a page, and sends it once more with its body if the envelope's
+   * foreign key failed it (see sendOnceMore): a body found stored (or stored ahead, the page then
+   * sent without it) may be deleted by the orphan sweep (see PageRetention) just as the page is
+   * stored, its envelope the first to refer to it. The statement then wrote nothing; sent again,
+   * it finds no body and stores the one it carries.
    */
-  private async send<Row extends pg.QueryResultRow>(query: PreparedQuery, afterChangeLock = false): Promise<Row | undefined> {
-    const once = async () => (afterChangeLock ? this.sendAfterChangeLock<Row>(query) : (await this.pool.query<Row>(query)).rows[0]);
+  private send<Row extends pg.QueryResultRow, Params extends PageWriteParams>(
+    statement: NamedStatement<Params>,
+    params: Params,
+    body: PageEnvelope['raw'],
+    afterChangeLock = false,
+  ): Promise<Row | undefined> {
+    const again = () => statement.with(params.body === null ? { ...params, body } : params);
+    return this.sendOnceMore<Row>(statement.with(params), again, afterChangeLock);
+  }
+
+  /**
+   * Sends `query`, then `again()` if the envelope's foreign key failed it. Offered as proven
+   * (storeProvenPage stores no body), a page whose proof's envelope went with its body writes
+   * nothing the second time, and is then stored with its records and body.
+   */
+  private async sendOnceMore<Row extends pg.QueryResultRow>(query: PreparedQuery, again: () => PreparedQuery, afterChangeLock = false): Promise<Row | undefined> {
+    const sent = async (prepared: PreparedQuery) => (afterChangeLock ? this.sendAfterChangeLock<Row>(prepared) : (await this.pool.query<Row>(prepared)).rows[0]);
     try {
-      return await once();
+      return await sent(query);
     } catch (error) {
       if (!isViolationOf(error, FOREIGN_KEY_VIOLATION, ENVELOPE_BODY_KEY)) throw error;
-      return once();
+      return sent(again());
     }
   }
 
@@ -210,23 +235,22 @@ export class PageWrites {
 
   /** Stores the page without its records if they are proven unchanged; undefined if not. */
   private async storeIfProven(runId: string, pagesBefore: number, page: PageToStore, source: string, derivation: string): Promise<StoredPage | undefined> {
-    const row = await this.send<StoreProvenPageRow>(
-      storeProvenPage.with({
-        runId,
-        pagesBefore,
-        source,
-        kind: page.kind,
-        checkpoint: checkpointJson(page.checkpoint),
-        cursorValue: page.cursorValue,
-        requestUrl: page.requestUrl,
-        status: page.status,
-        message: page.message,
-        bytes: page.bytes,
-        contentHash: page.contentHash,
-        latencyMs: Math.round(page.latencyMs),
-        derivation,
-      }),
-    );
+    const query = storeProvenPage.with({
+      runId,
+      pagesBefore,
+      source,
+      kind: page.kind,
+      checkpoint: checkpointJson(page.checkpoint),
+      cursorValue: page.cursorValue,
+      requestUrl: page.requestUrl,
+      status: page.status,
+      message: page.message,
+      bytes: page.bytes,
+      contentHash: page.contentHash,
+      latencyMs: Math.round(page.latencyMs),
+      derivation,
+    });
+    const row = await this.sendOnceMore<StoreProvenPageRow>(query, () => query);
     if (!row?.claimed) throw takenOver(runId, pagesBefore);
     if (!row.known) this.withoutProofs.add(runId);
     if (!row.version) return undefined;
@@ -247,7 +271,7 @@ function checkpointJson(checkpoint: unknown): string | null {
   return checkpoint === undefined ? null : withoutNulEscapes(JSON.stringify(checkpoint));
 }
 
-function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, records: SerialisedRecords, source: string): PageWriteParams {
+function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, records: SerialisedRecords, source: string, body: PageEnvelope['raw'] | null): PageWriteParams {
   return {
     runId,
     pagesBefore,
@@ -260,7 +284,7 @@ function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, 
     requestUrl: page.requestUrl,
     status: page.status,
     message: page.message,
-    body: page.raw,
+    body,
     bytes: page.bytes,
     contentHash: page.contentHash,
     latencyMs: Math.round(page.latencyMs),

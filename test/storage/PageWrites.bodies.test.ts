@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PageWrites, type PagePool } from '../../src/storage/PageWrites.js';
+import { storeBodyAhead } from '../../src/storage/statements/storeBodyAhead.js';
+import { storePageLookingUpUnchanged } from '../../src/storage/statements/storePage.js';
 import { pageOf, pageWritesTelling } from '../support/storedPages.js';
 import { waitFor } from '../support/waitFor.js';
 import { givenRunStore } from '../support/givenRunStore.js';
@@ -98,6 +100,41 @@ describe('PageWrites.storeBodyAhead', () => {
 
     expect(await bodiesOf([run.id])).toEqual([{ content_hash: ahead.contentHash, body: ahead.raw, stored: 1 }]);
     expect(await bodyRow(ahead.contentHash)).toEqual([stored]);
+  });
+
+  it('sends a page whose body it stored ahead without the body, and the page refers to the row stored ahead', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const ahead = page(kind, txs([`1-${kind}`]));
+    const { pages, sent, sentValues } = pageWritesTelling(given.database.pool);
+    await pages.storeBodyAhead(ahead);
+    const [stored] = await bodyRow(ahead.contentHash);
+
+    const run = await claimRun();
+    await pages.storePage(run.id, 0, ahead, 'explorer');
+
+    expect(sent).toEqual([storeBodyAhead.name, storePageLookingUpUnchanged.name]);
+    expect(sentValues[0]).toContain(ahead.raw);
+    expect(sentValues[1]).not.toContain(ahead.raw);
+    expect(await bodiesOf([run.id])).toEqual([{ content_hash: ahead.contentHash, body: ahead.raw, stored: 1 }]);
+    expect(await bodyRow(ahead.contentHash)).toEqual([stored]);
+  });
+
+  it('sends a page without its body stored ahead once more, with it, when the orphan sweep deleted that body first', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const ahead = page(kind, txs([`1-${kind}`]));
+    const { pages, sent, sentValues } = pageWritesTelling(given.database.pool);
+    await pages.storeBodyAhead(ahead);
+    // The sweep deletes bodies no envelope refers to: one stored ahead of its page is such a body until the page is stored.
+    await given.database.pool.query('delete from page_bodies where content_hash = $1', [ahead.contentHash]);
+
+    const run = await claimRun();
+    const stored = await pages.storePage(run.id, 0, ahead, 'explorer');
+
+    expect(sent).toEqual([storeBodyAhead.name, storePageLookingUpUnchanged.name, storePageLookingUpUnchanged.name]);
+    expect(sentValues[1]).not.toContain(ahead.raw);
+    expect(sentValues[2]).toContain(ahead.raw);
+    expect(stored.counts).toEqual({ new: 1, updated: 0, unchanged: 0 });
+    expect(await bodiesOf([run.id])).toEqual([{ content_hash: ahead.contentHash, body: ahead.raw, stored: 1 }]);
   });
 
   it('stores no body while the pool has no connection to spare, so that no page waits behind one', async () => {

@@ -27,16 +27,21 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
   };
 }
 
-/** PageWrites on `pool`, with the names of the statements it sends, in order. */
-export function pageWritesTelling(pool: pg.Pool, counts: Partial<Pick<PagePool, 'idleCount' | 'totalCount' | 'waitingCount' | 'options'>> = { idleCount: 1, totalCount: 1, waitingCount: 0, options: { max: 1 } }): { pages: PageWrites; sent: string[] } {
+/** PageWrites on `pool`, with the names of the statements it sends, in order, and the values each was sent with. */
+export function pageWritesTelling(
+  pool: pg.Pool,
+  counts: Partial<Pick<PagePool, 'idleCount' | 'totalCount' | 'waitingCount' | 'options'>> = { idleCount: 1, totalCount: 1, waitingCount: 0, options: { max: 1 } },
+): { pages: PageWrites; sent: string[]; sentValues: unknown[][] } {
   const sent: string[] = [];
+  const sentValues: unknown[][] = [];
   const telling = {
-    query: (config: { name?: string }, values?: unknown[]) => {
+    query: (config: { name?: string; values?: unknown[] }, values?: unknown[]) => {
       sent.push(config.name ?? '(unnamed)');
+      sentValues.push(config.values ?? values ?? []);
       return pool.query(config as pg.QueryConfig, values);
     },
     connect: () => pool.connect(),
     ...counts,
   } as unknown as PagePool;
-  return { pages: new PageWrites(telling), sent };
+  return { pages: new PageWrites(telling), sent, sentValues };
 }

@@ -13,8 +13,11 @@ export interface PageWriteParams {
   requestUrl: string;
   status: string;
   message: string;
-  /** The envelope's body as received: bytes (sent in binary, which for text is the UTF-8 itself) or text. */
-  body: Buffer | string;
+  /**
+   * The envelope's body as received: bytes (sent in binary, which for text is the UTF-8 itself) or
+   * text; null when it was stored ahead (see storeBodyAhead), which the statement then finds.
+   */
+  body: Buffer | string | null;
   bytes: number;
   contentHash: string;
   latencyMs: number;
@@ -101,11 +104,12 @@ export const KIND_HIGHEST_CHANGE = `(select coalesce(max(c.change_seq), 0) from 
 
 /**
  * Inserts a page's body unless a body with its hash is stored already: then the text is not even
- * parsed. `from`: the FROM clause the insert depends on, if any.
+ * parsed. Sent without it (null), it inserts none: if none is stored, the envelope's foreign key
+ * fails the statement. `from`: the FROM clause the insert depends on, if any.
  */
 export const insertPageBody = (from = ''): string => `insert into page_bodies (content_hash, body, bytes)
       select :contentHash::text, :body::text::json, :bytes::int ${from}
-      where not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
+      where :body::text is not null and not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
       on conflict (content_hash) do nothing`;
 
 /**

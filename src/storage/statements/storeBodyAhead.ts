@@ -15,4 +15,4 @@ export interface StoreBodyAheadParams {
  * found it just before the delete, fails on the envelope's foreign key and is sent again (see
  * PageWrites.send).
  */
-export const storeBodyAhead = new NamedStatement<StoreBodyAheadParams>('feedsync_store_body_ahead_v1', insertPageBody());
+export const storeBodyAhead = new NamedStatement<StoreBodyAheadParams>('feedsync_store_body_ahead_v2', insertPageBody());

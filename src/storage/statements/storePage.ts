@@ -122,13 +122,13 @@ function storePageSql(write: RecordWrite): string {
 type RecordWrite = 'lookUpUnchanged' | 'upsert' | 'insert';
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v12', storePageSql('lookUpUnchanged'));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v13', storePageSql('lookUpUnchanged'));
 
 /** For pages expected to hold only new or changed records. */
-export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v12', storePageSql('upsert'));
+export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v13', storePageSql('upsert'));
 
 /** For pages expected to hold only records never stored (a first sync); see RecordWrite. */
-export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v3', storePageSql('insert'));
+export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v4', storePageSql('insert'));
 
 /** The constraint a plain insert of a stored key violates (see RecordWrite). */
 export const RECORDS_PRIMARY_KEY = 'records_source_kind_key_pk';

@@ -24,7 +24,7 @@ export interface StoreUnchangedPageRow {
  * payloads by storePage. Its envelope keeps the kind's highest change_seq as the proof of its records.
  */
 export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
-  'feedsync_store_unchanged_page_v9',
+  'feedsync_store_unchanged_page_v10',
   `with ${CLAIM_PAGE},
     changed as (
       select 1 from unnest(:keys::text[], :hashes::text[]) as n(key, hash)
