@@ -105,7 +105,11 @@ export class PageWrites {
   private readonly withoutProofs = new Set<string>();
   /** Bodies on their way ahead of their pages (see storeBodyAhead). */
   private bodiesAhead = 0;
-  /** Hashes of bodies stored ahead whose pages have not been stored yet: those pages are sent without their body. */
+  /**
+   * Hashes of bodies this process stored ahead, each until a page of that hash is stored: that
+   * page is sent without its body. A hint only: a page sent without a body that is gone is sent
+   * again with it (see send).
+   */
   private readonly bodiesStoredAhead = new Set<string>();
 
   constructor(private readonly pool: PagePool) {}
@@ -118,14 +122,14 @@ export class PageWrites {
   async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<StoredPage> {
     const last = this.lastPage.get(runId);
     const expectsUnchanged = last === 'unchanged' || last === 'proven';
+    // A body stored ahead is not sent again (a megabyte on a 1000-record page): the statement finds it.
+    const bodyStoredAhead = this.bodiesStoredAhead.delete(page.contentHash);
     if (page.derivation !== null && page.writeMode.refreshScope === null && expectsUnchanged && !this.withoutProofs.has(runId)) {
       const proven = await this.storeIfProven(runId, pagesBefore, page, source, page.derivation);
       if (proven) return proven;
     }
     const records = typeof page.records === 'function' ? page.records() : page.records;
-    // A body stored ahead is not sent again (a megabyte on a 1000-record page): the statement finds it.
-    const body = this.bodiesStoredAhead.delete(page.contentHash) ? null : page.raw;
-    const params = pageWriteParams(runId, pagesBefore, page, records, source, body);
+    const params = pageWriteParams(runId, pagesBefore, page, records, source, bodyStoredAhead ? null : page.raw);
     if (expectsUnchanged) {
       const row = await this.send<StoreUnchangedPageRow, PageWriteParams>(storeUnchangedPage, params, page.raw);
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
@@ -193,15 +197,15 @@ export class PageWrites {
    * foreign key failed it (see sendOnceMore): a body found stored (or stored ahead, the page then
    * sent without it) may be deleted by the orphan sweep (see PageRetention) just as the page is
    * stored, its envelope the first to refer to it. The statement then wrote nothing; sent again,
-   * it finds no body and stores the one it carries.
+   * it finds no body and stores the one it carries (`bodyIfGone`, when sent without it).
    */
   private send<Row extends pg.QueryResultRow, Params extends PageWriteParams>(
     statement: NamedStatement<Params>,
     params: Params,
-    body: PageEnvelope['raw'],
+    bodyIfGone: PageEnvelope['raw'],
     afterChangeLock = false,
   ): Promise<Row | undefined> {
-    const again = () => statement.with(params.body === null ? { ...params, body } : params);
+    const again = () => statement.with(params.body === null ? { ...params, body: bodyIfGone } : params);
     return this.sendOnceMore<Row>(statement.with(params), again, afterChangeLock);
   }
 
@@ -211,12 +215,12 @@ export class PageWrites {
    * nothing the second time, and is then stored with its records and body.
    */
   private async sendOnceMore<Row extends pg.QueryResultRow>(query: PreparedQuery, again: () => PreparedQuery, afterChangeLock = false): Promise<Row | undefined> {
-    const sent = async (prepared: PreparedQuery) => (afterChangeLock ? this.sendAfterChangeLock<Row>(prepared) : (await this.pool.query<Row>(prepared)).rows[0]);
+    const sendOne = async (prepared: PreparedQuery) => (afterChangeLock ? this.sendAfterChangeLock<Row>(prepared) : (await this.pool.query<Row>(prepared)).rows[0]);
     try {
-      return await sent(query);
+      return await sendOne(query);
     } catch (error) {
       if (!isViolationOf(error, FOREIGN_KEY_VIOLATION, ENVELOPE_BODY_KEY)) throw error;
-      return sent(again());
+      return sendOne(again());
     }
   }
 

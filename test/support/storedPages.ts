@@ -27,21 +27,33 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
   };
 }
 
-/** PageWrites on `pool`, with the names of the statements it sends, in order, and the values each was sent with. */
+/** PageWrites on `pool`, with the names of the statements it sends (on the pool or on a connection taken from it), in order, and the values each was sent with. */
 export function pageWritesTelling(
   pool: pg.Pool,
   counts: Partial<Pick<PagePool, 'idleCount' | 'totalCount' | 'waitingCount' | 'options'>> = { idleCount: 1, totalCount: 1, waitingCount: 0, options: { max: 1 } },
 ): { pages: PageWrites; sent: string[]; sentValues: unknown[][] } {
   const sent: string[] = [];
   const sentValues: unknown[][] = [];
-  const telling = {
-    query: (config: { name?: string; values?: unknown[] }, values?: unknown[]) => {
-      sent.push(config.name ?? '(unnamed)');
-      sentValues.push(config.values ?? values ?? []);
-      return pool.query(config as pg.QueryConfig, values);
+  const telling = <Sender extends Pick<pg.Pool, 'query'>>(sender: Sender) => (config: { name?: string; values?: unknown[] }, values?: unknown[]) => {
+    sent.push(config.name ?? '(unnamed)');
+    sentValues.push(config.values ?? values ?? []);
+    return sender.query(config as pg.QueryConfig, values);
+  };
+  const tellingPool = {
+    query: telling(pool),
+    // A connection taken for a transaction tells its statements too; the connection itself goes back to the pool untouched.
+    connect: async () => {
+      const client = await pool.connect();
+      const query = telling(client);
+      return new Proxy(client, {
+        get: (target, property) => {
+          if (property === 'query') return query;
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
     },
-    connect: () => pool.connect(),
     ...counts,
   } as unknown as PagePool;
-  return { pages: new PageWrites(telling), sent, sentValues };
+  return { pages: new PageWrites(tellingPool), sent, sentValues };
 }

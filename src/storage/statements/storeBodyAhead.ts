@@ -10,9 +10,10 @@ export interface StoreBodyAheadParams {
 
 /**
  * Stores a page's body in page_bodies before its page is stored. The page's own statement then
- * finds it and parses nothing (see INSERT_PAGE_BODY). If it is not committed yet, that statement
- * waits for it; if the orphan sweep deleted it first, that statement stores it itself, or, having
- * found it just before the delete, fails on the envelope's foreign key and is sent again (see
- * PageWrites.send).
+ * finds it and parses nothing (see INSERT_PAGE_BODY), and once it is committed, the page is sent
+ * without it. If it is not committed yet, the page's statement, sent with the body, waits for it.
+ * If the orphan sweep deleted it first, the page's statement stores it itself; sent without it, or
+ * having found it just before the delete, that statement fails on the envelope's foreign key and
+ * is sent again with the body (see PageWrites.send).
  */
 export const storeBodyAhead = new NamedStatement<StoreBodyAheadParams>('feedsync_store_body_ahead_v2', insertPageBody());
