@@ -69,13 +69,15 @@ describe('migrateDatabase', () => {
     try {
       await other.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
       const migrating = migrateDatabase(database.url);
+      // Heard from the start: the loss may reach the migrator before pg_terminate_backend's own answer reaches the test.
+      const failed = expect(migrating).rejects.toThrow(/terminating connection|Connection terminated/);
       const pid = await waitFor('the migrator waiting for the lock', async () => {
         const { rows } = await other.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and application_name = 'feedsync-migrate' and wait_event_type = 'Lock'");
         return rows[0]?.pid;
       });
       await other.query('select pg_terminate_backend($1)', [pid]);
 
-      await expect(migrating).rejects.toThrow(/terminating connection|Connection terminated/);
+      await failed;
       await new Promise((resolve) => setImmediate(resolve));
       expect(uncaught.errors).toEqual([]);
     } finally {
