@@ -51,6 +51,8 @@ export interface PageToStore extends PageEnvelope {
   writeMode: PageWriteMode;
   /** For a replay: the run that received the page, whose records they are (see PageWriteParams.sourceRunId). */
   sourceRun?: { id: string; startedAt: string };
+  /** The body was read from page_bodies (a replay): the page is sent without it, as after storeBodyAhead. */
+  bodyStored?: boolean;
 }
 
 /** What storing a page did: its records' counts, the run row's new version, and its records as sent (none when proven unchanged). */
@@ -122,14 +124,14 @@ export class PageWrites {
   async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<StoredPage> {
     const last = this.lastPage.get(runId);
     const expectsUnchanged = last === 'unchanged' || last === 'proven';
-    // A body stored ahead is not sent again (a megabyte on a 1000-record page): the statement finds it.
-    const bodyStoredAhead = this.bodiesStoredAhead.delete(page.contentHash);
+    // A body stored already is not sent again (a megabyte on a 1000-record page): the statement finds it.
+    const bodyStored = this.bodiesStoredAhead.delete(page.contentHash) || page.bodyStored === true;
     if (page.derivation !== null && page.writeMode.refreshScope === null && expectsUnchanged && !this.withoutProofs.has(runId)) {
       const proven = await this.storeIfProven(runId, pagesBefore, page, source, page.derivation);
       if (proven) return proven;
     }
     const records = typeof page.records === 'function' ? page.records() : page.records;
-    const params = pageWriteParams(runId, pagesBefore, page, records, source, bodyStoredAhead ? null : page.raw);
+    const params = pageWriteParams(runId, pagesBefore, page, records, source, bodyStored ? null : page.raw);
     if (expectsUnchanged) {
       const row = await this.send<StoreUnchangedPageRow, PageWriteParams>(storeUnchangedPage, params, page.raw);
       if (!row?.claimed) throw takenOver(runId, pagesBefore);

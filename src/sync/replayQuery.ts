@@ -106,6 +106,7 @@ export async function replayQuery(config: Config, job: JobConfig, identity: RunI
           writeMode: query ? pageWriteMode(query.mode, query.job, query.queryKey) : MERGE,
           // Its records are the receiving run's, and one that run's successors changed since is left as they stored it.
           sourceRun: { id: page.run_id, startedAt: page.run_started_at },
+          bodyStored: true,
         },
         job.source,
       );

@@ -85,6 +85,20 @@ describe('PageWrites.storePage: page bodies', () => {
     }
     expect(await bodiesOf([run.id])).toEqual([{ content_hash: same.contentHash, body: same.raw, stored: 1 }]);
   });
+
+  it('sends a page whose body it was told is stored (a replay read it) without the body', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const replayed = page(kind, txs([`1-${kind}`]));
+    await given.store.pages.storePage((await claimRun()).id, 0, replayed, 'explorer');
+    const { pages, sent, sentValues } = pageWritesTelling(given.database.pool);
+
+    const run = await claimRun();
+    await pages.storePage(run.id, 0, { ...replayed, bodyStored: true }, 'explorer');
+
+    expect(sent).toEqual([storePageLookingUpUnchanged.name]);
+    expect(sentValues[0]![BODY_PARAMETER]).toBeNull();
+    expect(await bodiesOf([run.id])).toEqual([{ content_hash: replayed.contentHash, body: replayed.raw, stored: 1 }]);
+  });
 });
 
 describe('PageWrites.storeBodyAhead', () => {
