@@ -207,8 +207,10 @@ export class PageWrites {
     bodyIfGone: PageEnvelope['raw'],
     afterChangeLock = false,
   ): Promise<Row | undefined> {
-    const again = () => statement.with(params.body === null ? { ...params, body: bodyIfGone } : params);
-    return this.sendOnceMore<Row>(statement.with(params), again, afterChangeLock);
+    const query = statement.with(params);
+    // Sent with its body, the same statement goes again as it is: its arrays are not encoded twice.
+    const again = params.body === null ? () => statement.with({ ...params, body: bodyIfGone }) : () => query;
+    return this.sendOnceMore<Row>(query, again, afterChangeLock);
   }
 
   /**

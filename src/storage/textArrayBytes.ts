@@ -3,9 +3,9 @@ const TEXT_OID = 25;
 
 /**
  * A `text[]` in Postgres's binary format (array_send's): one dimension of elements each sent as
- * its UTF-8 bytes, a null (or undefined, as pg sends it) as length -1. Postgres reads it without the quoting, escaping and
- * scanning of an array literal: for a page's thousand keys a sixth of the CPU of the literal, on
- * each side of the connection (measured).
+ * its UTF-8 bytes, a null (or undefined, as pg sends it) as length -1. Postgres reads it without
+ * the quoting, escaping and scanning of an array literal: for a page's thousand keys a sixth of
+ * the CPU of the literal, on each side of the connection (measured).
  */
 export function textArrayBytes(values: readonly (string | null | undefined)[]): Buffer {
   let size = values.length === 0 ? 12 : 20;

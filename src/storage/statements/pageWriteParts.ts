@@ -15,7 +15,8 @@ export interface PageWriteParams {
   message: string;
   /**
    * The envelope's body as received: bytes (sent in binary, which for text is the UTF-8 itself) or
-   * text; null when it was stored ahead (see storeBodyAhead), which the statement then finds.
+   * text; null when it is stored already (ahead of the page, see storeBodyAhead, or read by a
+   * replay), which the statement then finds.
    */
   body: Buffer | string | null;
   bytes: number;
