@@ -3,7 +3,7 @@ import { CONNECTIONS_BESIDE_RUNS } from './database.js';
 import { FOREIGN_KEY_VIOLATION, isViolationOf, UNIQUE_VIOLATION } from './databaseError.js';
 import type { NamedStatement, PreparedQuery } from './namedStatement.js';
 import { countsOf, type RecordCounts } from './RecordCounts.js';
-import { withoutNulEscapes } from './nulChars.js';
+import { pageWriteParams, provenPageParams } from './pageStatementParams.js';
 import type { SerialisedRecords } from './serialiseRecords.js';
 import type { PageWriteMode } from './writeModes.js';
 import { ENVELOPE_BODY_KEY, type PageWriteParams } from './statements/pageWriteParts.js';
@@ -243,21 +243,7 @@ export class PageWrites {
 
   /** Stores the page without its records if they are proven unchanged; undefined if not. */
   private async storeIfProven(runId: string, pagesBefore: number, page: PageToStore, source: string, derivation: string): Promise<StoredPage | undefined> {
-    const query = storeProvenPage.with({
-      runId,
-      pagesBefore,
-      source,
-      kind: page.kind,
-      checkpoint: checkpointJson(page.checkpoint),
-      cursorValue: page.cursorValue,
-      requestUrl: page.requestUrl,
-      status: page.status,
-      message: page.message,
-      bytes: page.bytes,
-      contentHash: page.contentHash,
-      latencyMs: Math.round(page.latencyMs),
-      derivation,
-    });
+    const query = storeProvenPage.with(provenPageParams(runId, pagesBefore, page, source, derivation));
     const row = await this.sendOnceMore<StoreProvenPageRow>(query, () => query);
     if (!row?.claimed) throw takenOver(runId, pagesBefore);
     if (!row.known) this.withoutProofs.add(runId);
@@ -273,44 +259,6 @@ export class PageWrites {
     if (how !== undefined) this.lastPage.set(runId, how);
     return stored;
   }
-}
-
-function checkpointJson(checkpoint: unknown): string | null {
-  return checkpoint === undefined ? null : withoutNulEscapes(JSON.stringify(checkpoint));
-}
-
-function pageWriteParams(runId: string, pagesBefore: number, page: PageToStore, records: SerialisedRecords, source: string, body: PageEnvelope['raw'] | null): PageWriteParams {
-  return {
-    runId,
-    pagesBefore,
-    source,
-    kind: page.kind,
-    keys: records.keys,
-    hashes: records.hashes,
-    checkpoint: checkpointJson(page.checkpoint),
-    cursorValue: page.cursorValue,
-    requestUrl: page.requestUrl,
-    status: page.status,
-    message: page.message,
-    body,
-    bytes: page.bytes,
-    contentHash: page.contentHash,
-    latencyMs: Math.round(page.latencyMs),
-    // Records Postgres cannot take reach here only when the query keeps them as dead letters.
-    deadIndexes: records.invalid.map((record) => record.index),
-    // Text cannot hold U+0000: a key that did (one reason a record is here) keeps its place with U+FFFD.
-    deadKeys: records.invalid.map((record) => record.key.replaceAll('\u0000', '\ufffd')),
-    deadReasons: records.invalid.map((record) => record.reason),
-    deadRaws: records.invalid.map((record) => record.raw),
-    collapsed: records.collapsed,
-    nulsRemoved: records.nulsRemoved,
-    filtered: records.filtered,
-    refreshScope: page.writeMode.refreshScope,
-    keepHistory: page.writeMode.keepHistory,
-    derivation: page.derivation,
-    sourceRunId: page.sourceRun?.id ?? null,
-    sourceRunStartedAt: page.sourceRun?.startedAt ?? null,
-  };
 }
 
 function takenOver(runId: string, pagesBefore: number): RunTakenOverError {
