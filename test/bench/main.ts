@@ -14,10 +14,10 @@ import { measureFetchParse } from './fetchParseLimit.js';
 import { measureIdleWorker } from './idleWorker.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { measureNaiveLoop } from './naiveLoop.js';
-import { measurePipelinedCeiling } from './pipelinedCeiling.js';
+import { measureCeilingPass, measurePipelinedCeiling } from './pipelinedCeiling.js';
 import { measureQueue } from './queueLimit.js';
 import { measureRateBudget, type RateBudget, type RateBudgetSetting } from './rateBudget.js';
-import { buildReport, formatReport, resyncRatio, type RunPair, type Sizes } from './report.js';
+import { buildReport, formatReport, median, resyncRatio, type RunPair, type Sizes } from './report.js';
 import { emptyFeedsyncTables } from './settleDatabase.js';
 import { startSimulatorProcess, type SimulatorUrls } from './simulatorProcess.js';
 import { measureSimulatorStart } from './simulatorStart.js';
@@ -34,12 +34,6 @@ const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [
 const SIZES: Sizes = quick
   ? { big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1, fanOutValues: 2_000, storageResyncs: 5, rateBudgetSeconds: 20 }
   : { big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3, fanOutValues: 10_000, storageResyncs: 5, rateBudgetSeconds: 60 };
-
-/** The element whose `value` is the median (the lower middle one for an even count). */
-function median<T>(items: readonly T[], value: (item: T) => number): T {
-  const sorted = [...items].sort((a, b) => value(a) - value(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
 
 /** Block ranges that do not overlap (10 txs of the hot address per block): every first run's records are new. */
 const BIG = txListJob('tx-big', SIZES.big, 0, 1000);
@@ -110,9 +104,12 @@ try {
   for (let pair = 1; pair <= SIZES.bigPairs; pair++) {
     if (pair > 1) await emptyFeedsyncTables(databaseUrl);
     const of = SIZES.bigPairs > 1 ? ` (pair ${pair} of ${SIZES.bigPairs})` : '';
+    say(`3. the pipelined ceiling (${ceiling.best.method}) again, just before feedsync's run${of}…`);
+    const pairCeiling = await measureCeilingPass(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), simulator.pid, ceiling.best.method);
+    say(`   ${Math.round(pairCeiling.recordsPerS)} records/s`);
     const first = await txRun(`3. feedsync end to end: ${expectedRecords(BIG)} txs at limit 1000${of}`, BIG, expectedRecords(BIG));
     const resync = await txRun(`4. the same query again, unchanged${of}`, BIG, 0);
-    pairs.push({ first, resync });
+    pairs.push({ ceiling: pairCeiling, first, resync });
   }
   // The machine's speed drifts by tens of percent within minutes; the median pair's first run and
   // re-sync, measured back to back, speak for items 3 and 4.
@@ -185,7 +182,7 @@ try {
     `fan-out: one tick of a query with forEach over ${SIZES.fanOutValues} blocks (one one-page run each, each run's notice too, as for the one-page runs), in a fresh worker process after the same warm-up; from the enqueue (which opens the tick and its runs in Postgres and queues them in bulk) to the last run's notice`,
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
-    `pipelined ceiling: the ${expectedRecords(BIG)}-record query's pages fetched and parsed with feedsync's ${ceiling.httpConnections} HTTP connections and ${ceiling.lookAhead} pages ahead, records serialised and hashed (sha1) and bodies hashed (sha256) as feedsync does, within a result window, from its second page on, each page's request leaving with the one before it, once the page before that is prepared, as feedsync's guessed requests do from a run's fourth page; each page stored (records inserted with no ON CONFLICT, as feedsync inserts a first sync's, envelope, body as json) by the next free of ${ceiling.storeConnections} Postgres connections into empty tables like feedsync's in a scratch schema, without feedsync's per-page run checkpoint and change-order lock (pages commit in any order); once with COPY + insert, once with unnest + lines; ceilingRecordsPerS = the faster, e2eVsCeiling = e2e (limit 1000) / it`,
+    `pipelined ceiling: the ${expectedRecords(BIG)}-record query's pages fetched and parsed with feedsync's ${ceiling.httpConnections} HTTP connections and ${ceiling.lookAhead} pages ahead, records serialised and hashed (sha1) and bodies hashed (sha256) as feedsync does, within a result window, from its second page on, each page's request leaving with the one before it, once the page before that is prepared, as feedsync's guessed requests do from a run's fourth page; each page stored (records inserted with no ON CONFLICT, as feedsync inserts a first sync's, envelope, body as json) by the next free of ${ceiling.storeConnections} Postgres connections into empty tables like feedsync's in a scratch schema, without feedsync's per-page run checkpoint and change-order lock (pages commit in any order); once with COPY + insert, once with unnest + lines; ceilingMethod = the faster; before each pair's first run, that method's pass again (ceilingPairsRecordsPerS), and e2eVsCeiling = the median of each first run's rate over the pass just before it (e2eVsCeilingPairs), ceilingRecordsPerS that pair's pass`,
     'cpuSecondsPerMillion: the worker\'s and Postgres\'s CPU seconds in the median pair\'s first run and re-sync, each scaled to 1,000,000 records (total = worker + postgres)',
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
