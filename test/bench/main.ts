@@ -80,9 +80,6 @@ try {
   const queue = await measureQueue(redisUrl, SIZES.queueJobs, SIZES.queueConcurrency);
   say(`   ${Math.round(queue.jobsPerS)} jobs/s`);
 
-  say(`2. naive loop over ${SIZES.naive} records…`);
-  const naive = await measureNaiveLoop(databaseUrl, txQuery(sim, txListJob('naive', SIZES.naive, 0, 1000)));
-  say(`   ${Math.round(naive.recordsPerS)} records/s`);
 
   const txRun = async (label: string, job: TxListJob, expectedNew: number): Promise<MeasuredRuns> => {
     const { tree, webhookUuid } = benchConfigTree({ sim, txJobs: [job], concurrency: TX_RUN_CONCURRENCY });
@@ -104,12 +101,15 @@ try {
   for (let pair = 1; pair <= SIZES.bigPairs; pair++) {
     if (pair > 1) await emptyFeedsyncTables(databaseUrl);
     const of = SIZES.bigPairs > 1 ? ` (pair ${pair} of ${SIZES.bigPairs})` : '';
+    say(`2. naive loop over ${SIZES.naive} records, just before feedsync's run${of}…`);
+    const naive = await measureNaiveLoop(databaseUrl, txQuery(sim, txListJob('naive', SIZES.naive, 0, 1000)));
+    say(`   ${Math.round(naive.recordsPerS)} records/s`);
     say(`3. the pipelined ceiling (${ceiling.best.method}) again, just before feedsync's run${of}…`);
     const pairCeiling = await measureCeilingPass(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), simulator.pid, ceiling.best.method);
     say(`   ${Math.round(pairCeiling.recordsPerS)} records/s`);
     const first = await txRun(`3. feedsync end to end: ${expectedRecords(BIG)} txs at limit 1000${of}`, BIG, expectedRecords(BIG));
     const resync = await txRun(`4. the same query again, unchanged${of}`, BIG, 0);
-    pairs.push({ ceiling: pairCeiling, first, resync });
+    pairs.push({ naive, ceiling: pairCeiling, first, resync });
   }
   // The machine's speed drifts by tens of percent within minutes; the median pair's first run and
   // re-sync, measured back to back, speak for items 3 and 4.
@@ -174,7 +174,7 @@ try {
     'upstream: the bundled simulator in its own process, head frozen at block 120,000; no rate limit configured',
     'e2e times run from the first enqueue to the last completion notice received by the simulator webhook receiver',
     'before each e2e phase (untimed): VACUUM (ANALYZE) of feedsync tables and CHECKPOINT, so no phase pays for the previous one',
-    `items 3 and 4: ${SIZES.bigPairs} pair(s) of first run and unchanged re-sync, feedsync's tables emptied (untimed) before each pair after the first; the figures are the pair with the median re-sync / first ratio, and peak RSS at ${SIZES.big} is the highest of all first runs`,
+    `items 3 and 4: ${SIZES.bigPairs} pair(s) of first run and unchanged re-sync, feedsync's tables emptied (untimed) before each pair after the first, each pair's first run just after a naive loop and a ceiling pass of its own (the machine's speed drifts by tens of percent within minutes: each ratio's two sides are measured back to back); e2eVsNaive and e2eVsCeiling are the medians of the pairs' ratios, the other figures the pair with the median re-sync / first ratio, and peak RSS at ${SIZES.big} is the highest of all first runs`,
     'every measured phase runs in a fresh worker process, `feedsync worker` as it ships (node dist/cli/main.js, dist/ rebuilt first if a source is newer), the one-page trials all in one; peak RSS is its VmHWM',
     `worker concurrency: ${TX_RUN_CONCURRENCY} for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs (a worker may keep a keep-alive connection to a source for each request its runs can have in flight, 3 a run); notices are delivered by the notify queue's drains, webhook.concurrency (10) at a time`,
     `one-page runs: ${SIZES.smallRunsTrials} trial(s) of ${SIZES.smallRuns} runs, one after another in one worker process, each on blocks of its own; the figure is the median trial. Before the first, ${SIZES.smallRunsWarmUp} untimed warm-up runs; before each, VACUUM (ANALYZE): the worker's code compiled and its cached plans made for tables of a live size, as in a worker that has run a while`,
@@ -189,7 +189,7 @@ try {
     'idleRssMB: the idle worker between runs (idleWorkerBetweenRunsRssMB); benchWorkerStartRssMB: the worker of the 1M run once /readyz answered, before any job',
     `rate budget: the explorer limited to max requests per durationMs (shared in Redis), that many worker processes on one config (concurrency 8 each) with one-page runs queued; arrival times are the simulator's; the ${SIZES.rateBudgetSeconds} s window opens 2 s after the first request; achievedPerS = requests from the window's first to a whole number of budgets later (so no wave is half counted), maxInAnyWindow = most arrivals in any durationMs from the first request on`,
   ];
-  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, naive, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   say(`\n${formatReport(report)}results: ${file}`);
