@@ -80,7 +80,6 @@ try {
   const queue = await measureQueue(redisUrl, SIZES.queueJobs, SIZES.queueConcurrency);
   say(`   ${Math.round(queue.jobsPerS)} jobs/s`);
 
-
   const txRun = async (label: string, job: TxListJob, expectedNew: number): Promise<MeasuredRuns> => {
     const { tree, webhookUuid } = benchConfigTree({ sim, txJobs: [job], concurrency: TX_RUN_CONCURRENCY });
     say(`${label}…`);
@@ -101,12 +100,12 @@ try {
   for (let pair = 1; pair <= SIZES.bigPairs; pair++) {
     if (pair > 1) await emptyFeedsyncTables(databaseUrl);
     const of = SIZES.bigPairs > 1 ? ` (pair ${pair} of ${SIZES.bigPairs})` : '';
+    say(`1. the pipelined ceiling (${ceiling.best.method}) again, before feedsync's run${of}…`);
+    const pairCeiling = await measureCeilingPass(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), simulator.pid, ceiling.best.method);
+    say(`   ${Math.round(pairCeiling.recordsPerS)} records/s`);
     say(`2. naive loop over ${SIZES.naive} records, just before feedsync's run${of}…`);
     const naive = await measureNaiveLoop(databaseUrl, txQuery(sim, txListJob('naive', SIZES.naive, 0, 1000)));
     say(`   ${Math.round(naive.recordsPerS)} records/s`);
-    say(`3. the pipelined ceiling (${ceiling.best.method}) again, just before feedsync's run${of}…`);
-    const pairCeiling = await measureCeilingPass(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), simulator.pid, ceiling.best.method);
-    say(`   ${Math.round(pairCeiling.recordsPerS)} records/s`);
     const first = await txRun(`3. feedsync end to end: ${expectedRecords(BIG)} txs at limit 1000${of}`, BIG, expectedRecords(BIG));
     const resync = await txRun(`4. the same query again, unchanged${of}`, BIG, 0);
     pairs.push({ naive, ceiling: pairCeiling, first, resync });
@@ -174,7 +173,7 @@ try {
     'upstream: the bundled simulator in its own process, head frozen at block 120,000; no rate limit configured',
     'e2e times run from the first enqueue to the last completion notice received by the simulator webhook receiver',
     'before each e2e phase (untimed): VACUUM (ANALYZE) of feedsync tables and CHECKPOINT, so no phase pays for the previous one',
-    `items 3 and 4: ${SIZES.bigPairs} pair(s) of first run and unchanged re-sync, feedsync's tables emptied (untimed) before each pair after the first, each pair's first run just after a naive loop and a ceiling pass of its own (the machine's speed drifts by tens of percent within minutes: each ratio's two sides are measured back to back); e2eVsNaive and e2eVsCeiling are the medians of the pairs' ratios, the other figures the pair with the median re-sync / first ratio, and peak RSS at ${SIZES.big} is the highest of all first runs`,
+    `items 3 and 4: ${SIZES.bigPairs} pair(s) of first run and unchanged re-sync, feedsync's tables emptied (untimed) before each pair after the first, each pair's first run just after a ceiling pass and then a naive loop of its own (the machine's speed drifts by tens of percent within minutes: each ratio's two sides are measured back to back); e2eVsCeiling and e2eVsNaive are the medians of the pairs' ratios (ceilingRecordsPerS and naivePerS from the pair of each median ratio, which need not be the pair of the other figures), the other figures the pair with the median re-sync / first ratio, and peak RSS at ${SIZES.big} is the highest of all first runs`,
     'every measured phase runs in a fresh worker process, `feedsync worker` as it ships (node dist/cli/main.js, dist/ rebuilt first if a source is newer), the one-page trials all in one; peak RSS is its VmHWM',
     `worker concurrency: ${TX_RUN_CONCURRENCY} for the txlist runs (one run at a time), ${SIZES.smallRunsConcurrency} for the one-page runs (a worker may keep a keep-alive connection to a source for each request its runs can have in flight, 3 a run); notices are delivered by the notify queue's drains, webhook.concurrency (10) at a time`,
     `one-page runs: ${SIZES.smallRunsTrials} trial(s) of ${SIZES.smallRuns} runs, one after another in one worker process, each on blocks of its own; the figure is the median trial. Before the first, ${SIZES.smallRunsWarmUp} untimed warm-up runs; before each, VACUUM (ANALYZE): the worker's code compiled and its cached plans made for tables of a live size, as in a worker that has run a while`,
@@ -182,7 +181,7 @@ try {
     `fan-out: one tick of a query with forEach over ${SIZES.fanOutValues} blocks (one one-page run each, each run's notice too, as for the one-page runs), in a fresh worker process after the same warm-up; from the enqueue (which opens the tick and its runs in Postgres and queues them in bulk) to the last run's notice`,
     'cpu: user + system seconds of the worker and simulator processes, and of every postgres and redis-server process on the machine, over the measured time',
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
-    `pipelined ceiling: the ${expectedRecords(BIG)}-record query's pages fetched and parsed with feedsync's ${ceiling.httpConnections} HTTP connections and ${ceiling.lookAhead} pages ahead, records serialised and hashed (sha1) and bodies hashed (sha256) as feedsync does, within a result window, from its second page on, each page's request leaving with the one before it, once the page before that is prepared, as feedsync's guessed requests do from a run's fourth page; each page stored (records inserted with no ON CONFLICT, as feedsync inserts a first sync's, envelope, body as json) by the next free of ${ceiling.storeConnections} Postgres connections into empty tables like feedsync's in a scratch schema, without feedsync's per-page run checkpoint and change-order lock (pages commit in any order); once with COPY + insert, once with unnest + lines; ceilingMethod = the faster; before each pair's first run, that method's pass again (ceilingPairsRecordsPerS), and e2eVsCeiling = the median of each first run's rate over the pass just before it (e2eVsCeilingPairs), ceilingRecordsPerS that pair's pass`,
+    `pipelined ceiling: the ${expectedRecords(BIG)}-record query's pages fetched and parsed with feedsync's ${ceiling.httpConnections} HTTP connections and ${ceiling.lookAhead} pages ahead, records serialised and hashed (sha1) and bodies hashed (sha256) as feedsync does, within a result window, from its second page on, each page's request leaving with the one before it, once the page before that is prepared, as feedsync's guessed requests do from a run's fourth page; each page stored (records inserted with no ON CONFLICT, as feedsync inserts a first sync's, envelope, body as json) by the next free of ${ceiling.storeConnections} Postgres connections into empty tables like feedsync's in a scratch schema, without feedsync's per-page run checkpoint and change-order lock (pages commit in any order); once with COPY + insert, once with unnest + lines; ceilingMethod = the faster; before each pair's first run, that method's pass again (ceilingPairsRecordsPerS), and e2eVsCeiling = the median of each first run's rate over the pass before it (e2eVsCeilingPairs), ceilingRecordsPerS the pass of the pair of that median`,
     'cpuSecondsPerMillion: the worker\'s and Postgres\'s CPU seconds in the median pair\'s first run and re-sync, each scaled to 1,000,000 records (total = worker + postgres)',
     `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
