@@ -42,9 +42,10 @@ export interface StorePageRow {
  * The envelope keeps a proof of the page's records when they were all written (the change_seq
  * range drawn for them) or all found unchanged (the kind's highest change_seq): see storeProvenPage.
  *
- * `page_records` is NOT MATERIALIZED: used twice, it would be copied into a tuplestore first (a
- * megabyte a page), though its second use, an append query's versions, is skipped for the others.
- * Inlined, a 1000-record first-sync page costs the backend ~0.9 ms (~8%) less CPU, measured.
+ * `page_records` is NOT MATERIALIZED: used twice, it would be copied once more into a CTE's own
+ * tuplestore (a megabyte a page), though its second use, an append query's versions, is skipped
+ * for the others (for an append page the payloads are then split twice). Inlined, a 1000-record
+ * first-sync page costs the backend ~0.9 ms (~8%) less CPU, measured.
  */
 function storePageSql(write: RecordWrite): string {
   const changedOrNew =
