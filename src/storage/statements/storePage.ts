@@ -86,12 +86,12 @@ function storePageSql(write: RecordWrite): string {
     ),
     counts as (
       select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as updated,
+        -- Null when no record was written: the proof is then the kind's highest change_seq.
         min(change_seq) as seq_min, max(change_seq) as seq_max
       from written
     ),
     page_proof as (
-      select case when counts.inserted + counts.updated > 0 then counts.seq_min end as seq_from,
-        case when counts.inserted + counts.updated > 0 then counts.seq_max else ${KIND_HIGHEST_CHANGE} end as seq_to,
+      select counts.seq_min as seq_from, coalesce(counts.seq_max, ${KIND_HIGHEST_CHANGE}) as seq_to,
         cardinality(:keys::text[]) as records
       from counts
       where ${PAGE_WITHOUT_ANOMALIES} and counts.inserted + counts.updated in (0, cardinality(:keys::text[]))
@@ -129,13 +129,13 @@ function storePageSql(write: RecordWrite): string {
 type RecordWrite = 'lookUpUnchanged' | 'upsert' | 'insert';
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v14', storePageSql('lookUpUnchanged'));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v15', storePageSql('lookUpUnchanged'));
 
 /** For pages expected to hold only new or changed records. */
-export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v14', storePageSql('upsert'));
+export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v15', storePageSql('upsert'));
 
 /** For pages expected to hold only records never stored (a first sync); see RecordWrite. */
-export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v5', storePageSql('insert'));
+export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v6', storePageSql('insert'));
 
 /** The constraint a plain insert of a stored key violates (see RecordWrite). */
 export const RECORDS_PRIMARY_KEY = 'records_source_kind_key_pk';
