@@ -39,7 +39,8 @@ const SIZES: Sizes = quick
 const BIG = txListJob('tx-big', SIZES.big, 0, 1000);
 const LIMIT100 = txListJob('tx-limit100', SIZES.limit100, 100_000, 100);
 /** Same blocks as LIMIT100 under another records kind, so its records are new too. */
-const BASELINE = txListJob('tx-baseline', SIZES.baseline, 100_000, 1000, 'transaction_baseline');
+/** The memory baseline's trials, as many as the large run's: each a first sync, of a records kind of its own. */
+const BASELINES = Array.from({ length: SIZES.bigPairs }, (_, trial) => txListJob(`tx-baseline-${trial + 1}`, SIZES.baseline, 100_000, 1000, `transaction_baseline_${trial + 1}`));
 /** The explorer's rate limit shared by several worker processes, and one process alone under a tighter one. */
 const RATE_BUDGETS: RateBudgetSetting[] = [
   { max: 20, durationMs: 1000, workers: 4 },
@@ -114,7 +115,11 @@ try {
   // re-sync, measured back to back, speak for items 3 and 4.
   const { first: big, resync } = median(pairs, resyncRatio);
   const storage = await measureStorageGrowth(databaseUrl, expectedRecords(BIG), SIZES.storageResyncs, (label, expectedNew) => txRun(label, BIG, expectedNew));
-  const baseline = await txRun(`6. memory baseline: ${expectedRecords(BASELINE)} txs at limit 1000`, BASELINE, expectedRecords(BASELINE));
+  const baselines: MeasuredRuns[] = [];
+  for (const [trial, job] of BASELINES.entries()) {
+    const of = BASELINES.length > 1 ? ` (trial ${trial + 1} of ${BASELINES.length})` : '';
+    baselines.push(await txRun(`6. memory baseline: ${expectedRecords(job)} txs at limit 1000${of}`, job, expectedRecords(job)));
+  }
   const limit100 = await txRun(`3. feedsync end to end: ${expectedRecords(LIMIT100)} txs at limit 100`, LIMIT100, expectedRecords(LIMIT100));
 
   say(`5. ${SIZES.smallRuns} one-page runs through the queue, worker concurrency ${SIZES.smallRunsConcurrency}, ${SIZES.smallRunsTrials} trial(s)…`);
@@ -183,12 +188,12 @@ try {
     `the raw upsert times only the upserts (serialise + hash + statement), one page (${upsert.batch} records) per statement, autocommit or one transaction (COPY); limit = the best method`,
     `pipelined ceiling: the ${expectedRecords(BIG)}-record query's pages fetched and parsed with feedsync's ${ceiling.httpConnections} HTTP connections and ${ceiling.lookAhead} pages ahead, records serialised and hashed (sha1) and bodies hashed (sha256) as feedsync does, within a result window, from its second page on, each page's request leaving with the one before it, once the page before that is prepared, as feedsync's guessed requests do from a run's fourth page; each page stored (records inserted with no ON CONFLICT, as feedsync inserts a first sync's, envelope, body as json) by the next free of ${ceiling.storeConnections} Postgres connections into empty tables like feedsync's in a scratch schema, without feedsync's per-page run checkpoint and change-order lock (pages commit in any order); once with COPY + insert, once with unnest + lines; ceilingMethod = the faster; before each pair's first run, that method's pass again (ceilingPairsRecordsPerS), and e2eVsCeiling = the median of each first run's rate over the pass before it (e2eVsCeilingPairs), ceilingRecordsPerS the pass of the pair of that median`,
     'cpuSecondsPerMillion: the worker\'s and Postgres\'s CPU seconds in the median pair\'s first run and re-sync, each scaled to 1,000,000 records (total = worker + postgres)',
-    `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kind "transaction_baseline" (same blocks as the limit-100 run)`,
+    `memory baseline run: ${SIZES.baseline} txs at limit 1000 under records kinds "transaction_baseline_1" and on, one a trial (same blocks as the limit-100 run)`,
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
     'idleRssMB: the idle worker between runs (idleWorkerBetweenRunsRssMB); benchWorkerStartRssMB: the worker of the 1M run once /readyz answered, before any job',
     `rate budget: the explorer limited to max requests per durationMs (shared in Redis), that many worker processes on one config (concurrency 8 each) with one-page runs queued; arrival times are the simulator's; the ${SIZES.rateBudgetSeconds} s window opens 2 s after the first request; achievedPerS = requests from the window's first to a whole number of budgets later (so no wave is half counted), maxInAnyWindow = most arrivals in any durationMs from the first request on`,
   ];
-  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baseline, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baselines, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   say(`\n${formatReport(report)}results: ${file}`);

@@ -56,7 +56,8 @@ export interface Measurements {
   big: MeasuredRuns;
   resync: MeasuredRuns;
   pairs: RunPair[];
-  baseline: MeasuredRuns;
+  /** The memory baseline's trials (100,000 records each), as many as the pairs. */
+  baselines: MeasuredRuns[];
   limit100: MeasuredRuns;
   /** The median trial of the one-page runs. */
   smallRuns: MeasuredRuns;
@@ -113,12 +114,22 @@ const e2eVsCeilingOf = (pair: RunPair): number => pair.first.recordsPerS / pair.
 /** The first run's rate over the naive loop's measured just before it. */
 const e2eVsNaiveOf = (pair: RunPair): number => pair.first.recordsPerS / pair.naive.recordsPerS;
 
-/** Peak RSS of the large run: the highest of its first runs. */
-const peakRssOfBig = (m: Measurements): number => Math.max(...m.pairs.map((pair) => pair.first.memory.peakRssMB));
+const peakRssOf = (run: MeasuredRuns): number => run.memory.peakRssMB;
+
+/** Peak RSS of the large run: the highest of its first runs, for the ceiling on memory. */
+const peakRssOfBig = (m: Measurements): number => Math.max(...m.pairs.map((pair) => peakRssOf(pair.first)));
+
+/**
+ * Peak RSS at the large size over the baseline's: the median first run's over the median trial's,
+ * so that a jump of one run's peak (see the README's bench notes) counts on neither side more
+ * than on the other. The highest over the highest is reported beside it.
+ */
+const rssRatioOf = (m: Measurements): number => peakRssOf(median(m.pairs.map((pair) => pair.first), peakRssOf)) / peakRssOf(median(m.baselines, peakRssOf));
 
 export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, context: { machine: Machine; versions: Versions; benchSeconds: number; notes: string[] }): Report {
   const limit = Math.min(m.fetchParse.recordsPerS, m.upsert.bestPerS);
   const peakRss1m = peakRssOfBig(m);
+  const baseline = median(m.baselines, peakRssOf);
   const cpu = cpuPerMillion(m.big, m.resync);
   const ceilingPair = median(m.pairs, e2eVsCeilingOf);
   const naivePair = median(m.pairs, e2eVsNaiveOf);
@@ -152,13 +163,16 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     e2eLimit100RecordsPerS: round(m.limit100.recordsPerS),
     e2eLimit100PagesPerS: round(m.limit100.pagesPerS, 1),
     resyncRecordsPerS: round(m.resync.recordsPerS),
-    baselineRecordsPerS: round(m.baseline.recordsPerS),
+    baselineRecordsPerS: round(baseline.recordsPerS),
     cpuSecondsPerMillion: cpu,
     smallRunsPerS: round(m.smallRuns.runsPerS, 1),
     smallRunsTrialsPerS: m.smallTrials.map((trial) => round(trial.runsPerS, 1)).join(' / '),
     fanOutRunsPerS: round(m.fanOut.runsPerS, 1),
     peakRss1mMB: round(peakRss1m, 1),
-    peakRss100kMB: round(m.baseline.memory.peakRssMB, 1),
+    peakRss1mTrialsMB: m.pairs.map((pair) => round(peakRssOf(pair.first), 1)).join(' / '),
+    // The median trial's: the ratio's denominator.
+    peakRss100kMB: round(peakRssOf(baseline), 1),
+    peakRss100kTrialsMB: m.baselines.map((trial) => round(peakRssOf(trial), 1)).join(' / '),
     peakRssLimit100MB: round(m.limit100.memory.peakRssMB, 1),
     peakRssResyncMB: round(m.resync.memory.peakRssMB, 1),
     peakRssSmallRunsMB: round(m.smallRuns.memory.peakRssMB, 1),
@@ -177,7 +191,8 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     e2eLimit100VsLimit: round(m.limit100.recordsPerS / limit, 3),
     resyncVsFirst: round(resyncRatio({ first: m.big, resync: m.resync }), 3),
     e2eVsNaive: round(e2eVsNaiveOf(naivePair), 2),
-    rss1mVs100k: round(peakRss1m / m.baseline.memory.peakRssMB, 3),
+    rss1mVs100k: round(rssRatioOf(m), 3),
+    rss1mVs100kHighest: round(peakRss1m / Math.max(...m.baselines.map(peakRssOf)), 3),
     fanOutVsOnePageRuns: round(m.fanOut.runsPerS / m.smallRuns.runsPerS, 3),
     storageResyncsVsFirst: storageGrowthRatio(m.storage),
   };
@@ -187,7 +202,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     cpuPerMillionTarget(cpu),
     { name: 'unchanged re-sync vs first run', wanted: '>= 3', value: ratios.resyncVsFirst, met: ratios.resyncVsFirst >= 3 },
     { name: 'e2e vs naive loop', wanted: '>= 10', value: ratios.e2eVsNaive, met: ratios.e2eVsNaive >= 10 },
-    { name: `peak RSS ${n(sizes.big)} vs ${n(sizes.baseline)}`, wanted: '<= 1.2', value: ratios.rss1mVs100k, met: ratios.rss1mVs100k <= 1.2 },
+    { name: `peak RSS ${n(sizes.big)} vs ${n(sizes.baseline)} (median runs)`, wanted: '<= 1.2', value: ratios.rss1mVs100k, met: ratios.rss1mVs100k <= 1.2 },
     { name: `peak RSS ${n(sizes.big)} (MB)`, wanted: '<= 250', value: figures.peakRss1mMB, met: figures.peakRss1mMB <= 250 },
     { name: `${n(sizes.smallRuns)} one-page runs (runs/s)`, wanted: '>= 800', value: figures.smallRunsPerS, met: figures.smallRunsPerS >= 800 },
     // A tick of N values must cost per run what N queries of a job do: nothing that grows with N.
@@ -221,8 +236,8 @@ export function formatReport(report: Report): string {
     ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run${m.pairs.length > 1 ? `, median pair of x${figures.resyncVsFirstPairs as string}` : ''}`],
     ['5', 'one-page runs through the queue', `${n(m.smallRuns.runs)} runs, concurrency ${sizes.smallRunsConcurrency}`, `${m.smallRuns.runsPerS.toFixed(1)} runs/s (${m.smallRuns.seconds.toFixed(2)} s)`, `median of ${m.smallTrials.map((trial) => trial.runsPerS.toFixed(1)).join(' / ')}`],
     ['5', 'fan-out: one tick of one-page runs, one per value', `${n(m.fanOut.runs)} values, concurrency ${sizes.smallRunsConcurrency}`, `${m.fanOut.runsPerS.toFixed(1)} runs/s (${m.fanOut.seconds.toFixed(2)} s)`, `x${ratios.fanOutVsOnePageRuns} of one-page runs`],
-    ['6', `worker memory, ${n(sizes.baseline)} at limit 1000`, `${n(m.baseline.records)} records`, rss(m.baseline), run(m.baseline)],
-    ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, `peak RSS ${peakRssOfBig(m).toFixed(0)} MB`, `x${ratios.rss1mVs100k} of ${n(sizes.baseline)}${m.pairs.length > 1 ? `, highest of ${m.pairs.map((pair) => pair.first.memory.peakRssMB.toFixed(0)).join(' / ')} MB` : ''}`],
+    ['6', `worker memory, ${n(sizes.baseline)} at limit 1000`, `${n(m.baselines[0]!.records)} records`, `peak RSS ${figures.peakRss100kMB as number} MB (median)`, `of ${figures.peakRss100kTrialsMB as string} MB`],
+    ['6', `worker memory, ${n(sizes.big)} at limit 1000`, `${n(m.big.records)} records`, `peak RSS ${peakRssOfBig(m).toFixed(0)} MB (highest)`, `of ${figures.peakRss1mTrialsMB as string} MB; x${ratios.rss1mVs100k} of ${n(sizes.baseline)} (medians), x${ratios.rss1mVs100kHighest} (highest)`],
     ['6', `worker memory, ${n(sizes.limit100)} at limit 100`, `${n(m.limit100.records)} records`, rss(m.limit100), ''],
     ['6', 'worker memory, re-sync / one-page runs', '', `peak RSS ${m.resync.memory.peakRssMB.toFixed(0)} MB / ${m.smallRuns.memory.peakRssMB.toFixed(0)} MB`, ''],
     storageGrowthRow(m.storage),
