@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,16 +7,27 @@ import { sourceSchema } from '../../src/config/schema.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { UpstreamError } from '../../src/http/UpstreamError.js';
 
-/** Short, so each case is quick, and long enough that event-loop jitter stays well inside the 10 % margin. */
+/** Short, so each case is quick. */
 const TIMEOUT_MS = 1000;
-/** What a loaded two-core machine may add to a timer that fired on time. */
-const SLACK_MS = 250;
+/** Far past the deadline: a request still under way then has no deadline at all (the test fails on its own timeout). */
+const NO_DEADLINE_MS = 10 * TIMEOUT_MS;
 
-/** Responses the upstream closed (the client dropped the connection), each recorded as it happens. */
-const closed: ServerResponse[] = [];
+/**
+ * Responses closed (by the client dropping the connection, or done), each recorded as it happens, with
+ * whether it was closed before 1.8 × timeoutMs had passed since its request arrived: the client's
+ * deadline timer is due first, and timers fire in the order they are due however late, so a deadline of
+ * timeoutMs closes it first, and a later deadline or none does not.
+ */
+const closed: { upstreamCase: string | null; inTime: boolean }[] = [];
 const http = createServer((request, response) => {
-  response.on('close', () => closed.push(response));
-  switch (new URL(request.url ?? '/', 'http://x').searchParams.get('case')) {
+  const upstreamCase = new URL(request.url ?? '/', 'http://x').searchParams.get('case');
+  let passed = false;
+  const late = setTimeout(() => (passed = true), 1.8 * TIMEOUT_MS).unref();
+  response.on('close', () => {
+    clearTimeout(late);
+    closed.push({ upstreamCase, inTime: !passed });
+  });
+  switch (upstreamCase) {
     case 'trickle': {
       // One byte every 0.9 × timeoutMs, forever: no single wait is long, the whole body never ends.
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -57,14 +68,22 @@ afterAll(async () => {
 const sourceClient = (baseUrl: string, timeoutMs: number) =>
   new SourceClient('hostile', sourceSchema.parse({ baseUrl, apiKey: 'secret-key', path: '/api', timeoutMs }), { connections: 1 });
 
-/** The error a request failed with, and how long it took. */
-async function failureOf(client: SourceClient, params: Record<string, string>): Promise<{ error: unknown; elapsedMs: number }> {
+/**
+ * The error a request failed with, how long it took, and whether it failed before a timer of 1.8 ×
+ * timeoutMs set just before the request had fired (which a deadline of timeoutMs, due first, makes it
+ * do however late timers run).
+ */
+async function failureOf(client: SourceClient, params: Record<string, string>): Promise<{ error: unknown; elapsedMs: number; inTime: boolean }> {
+  let passed = false;
+  const late = setTimeout(() => (passed = true), 1.8 * TIMEOUT_MS);
   const started = performance.now();
   const error = await client.fetchPage(params).then(
     () => undefined,
     (failure: unknown) => failure,
   );
-  return { error, elapsedMs: performance.now() - started };
+  const inTime = !passed;
+  clearTimeout(late);
+  return { error, elapsedMs: performance.now() - started, inTime };
 }
 
 const activeTimers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
@@ -74,24 +93,27 @@ describe('one deadline of timeoutMs for the whole request', () => {
     ['a body trickling one byte every 0.9 × timeoutMs', 'trickle'],
     ['headers, then silence', 'headers-then-stall'],
     ['no answer at all', 'silent'],
-  ])('abandons %s within 1.1 × timeoutMs, as a retryable timeout', async (_case, upstreamCase) => {
+  ])('abandons %s once timeoutMs has passed and before 1.8 × timeoutMs, as a retryable timeout', { timeout: NO_DEADLINE_MS }, async (_case, upstreamCase) => {
     const client = sourceClient(httpUrl, TIMEOUT_MS);
     const closedBefore = closed.length;
-    const { error, elapsedMs } = await failureOf(client, { case: upstreamCase });
+    const { error, elapsedMs, inTime } = await failureOf(client, { case: upstreamCase });
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toEqual(expect.objectContaining({ kind: 'timeout', retryable: true, message: expect.stringContaining(`hostile: no complete response within ${TIMEOUT_MS} ms`) as unknown }));
-    expect(elapsedMs).toBeLessThan(1.1 * TIMEOUT_MS + SLACK_MS);
+    // Not before the deadline (a timer never fires early), and not long after it.
+    expect(elapsedMs).toBeGreaterThanOrEqual(TIMEOUT_MS);
+    expect(inTime).toBe(true);
     // The abandoned response's connection is closed, not left in the pool, and the pool still serves.
-    await expect.poll(() => closed.length).toBeGreaterThan(closedBefore);
+    await expect.poll(() => closed.slice(closedBefore).find((close) => close.upstreamCase === upstreamCase)).toEqual({ upstreamCase, inTime: true });
     await expect(client.fetchPage({ case: 'fast' })).resolves.toMatchObject({ envelope: { status: 'success' } });
     await client.close();
   });
 
-  it('abandons a connection whose TLS handshake never completes within 1.1 × timeoutMs', async () => {
+  it('abandons a connection whose TLS handshake never completes once timeoutMs has passed and before 1.8 × timeoutMs', { timeout: NO_DEADLINE_MS }, async () => {
     const client = sourceClient(`https://127.0.0.1:${tcpPort}`, TIMEOUT_MS);
-    const { error, elapsedMs } = await failureOf(client, {});
+    const { error, elapsedMs, inTime } = await failureOf(client, {});
     expect(error).toEqual(expect.objectContaining({ kind: 'timeout', retryable: true }));
-    expect(elapsedMs).toBeLessThan(1.1 * TIMEOUT_MS + SLACK_MS);
+    expect(elapsedMs).toBeGreaterThanOrEqual(TIMEOUT_MS);
+    expect(inTime).toBe(true);
     // Closing waits for the abandoned attempt, which undici's connect timeout ends.
     await client.close();
   });
