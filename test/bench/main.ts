@@ -40,6 +40,8 @@ const BIG = txListJob('tx-big', SIZES.big, 0, 1000);
 const LIMIT100 = txListJob('tx-limit100', SIZES.limit100, 100_000, 100);
 /** The memory baseline's trials, as many as the large run's pairs: LIMIT100's blocks, each under a records kind of its own, so that each is a first sync. */
 const BASELINES = Array.from({ length: SIZES.bigPairs }, (_, trial) => txListJob(`tx-baseline-${trial + 1}`, SIZES.baseline, 100_000, 1000, `transaction_baseline_${trial + 1}`));
+/** A label's ` (pair 2 of 3)`, when there are several. */
+const nthOf = (what: string, nth: number, count: number): string => (count > 1 ? ` (${what} ${nth} of ${count})` : '');
 /** The explorer's rate limit shared by several worker processes, and one process alone under a tighter one. */
 const RATE_BUDGETS: RateBudgetSetting[] = [
   { max: 20, durationMs: 1000, workers: 4 },
@@ -99,7 +101,7 @@ try {
   const pairs: RunPair[] = [];
   for (let pair = 1; pair <= SIZES.bigPairs; pair++) {
     if (pair > 1) await emptyFeedsyncTables(databaseUrl);
-    const of = SIZES.bigPairs > 1 ? ` (pair ${pair} of ${SIZES.bigPairs})` : '';
+    const of = nthOf('pair', pair, SIZES.bigPairs);
     say(`1. the pipelined ceiling (${ceiling.best.method}) again, before feedsync's run${of}…`);
     const pairCeiling = await measureCeilingPass(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), simulator.pid, ceiling.best.method);
     say(`   ${Math.round(pairCeiling.recordsPerS)} records/s`);
@@ -116,7 +118,7 @@ try {
   const storage = await measureStorageGrowth(databaseUrl, expectedRecords(BIG), SIZES.storageResyncs, (label, expectedNew) => txRun(label, BIG, expectedNew));
   const baselines: MeasuredRuns[] = [];
   for (const [trial, job] of BASELINES.entries()) {
-    const of = BASELINES.length > 1 ? ` (trial ${trial + 1} of ${BASELINES.length})` : '';
+    const of = nthOf('trial', trial + 1, BASELINES.length);
     baselines.push(await txRun(`6. memory baseline: ${expectedRecords(job)} txs at limit 1000${of}`, job, expectedRecords(job)));
   }
   const limit100 = await txRun(`3. feedsync end to end: ${expectedRecords(LIMIT100)} txs at limit 100`, LIMIT100, expectedRecords(LIMIT100));

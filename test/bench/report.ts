@@ -240,7 +240,7 @@ export function formatReport(report: Report): string {
     ['3', 'feedsync e2e, limit 100', `${n(m.limit100.records)} records`, run(m.limit100), `x${ratios.e2eLimit100VsLimit} of limit`],
     ['3', 'feedsync e2e vs the ceiling before it', `${m.pairs.length} pair(s)`, `x${ratios.e2eVsCeiling} (median)`, `x${figures.e2eVsCeilingPairs as string} of ${figures.ceilingPairsRecordsPerS as string} records/s`],
     cpuPerMillionRow(figures.cpuSecondsPerMillion as CpuPerMillion),
-    ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run${m.pairs.length > 1 ? `, median pair of x${figures.resyncVsFirstPairs as string}` : ''}`],
+    ['4', 'feedsync unchanged re-sync, limit 1000', `${n(m.resync.records)} records`, run(m.resync), `x${ratios.resyncVsFirst} of first run${several(m.pairs, `, median pair of x${figures.resyncVsFirstPairs as string}`)}`],
     ['5', 'one-page runs through the queue', `${n(m.smallRuns.runs)} runs, concurrency ${sizes.smallRunsConcurrency}`, `${m.smallRuns.runsPerS.toFixed(1)} runs/s (${m.smallRuns.seconds.toFixed(2)} s)`, `median of ${m.smallTrials.map((trial) => trial.runsPerS.toFixed(1)).join(' / ')}`],
     ['5', 'fan-out: one tick of one-page runs, one per value', `${n(m.fanOut.runs)} values, concurrency ${sizes.smallRunsConcurrency}`, `${m.fanOut.runsPerS.toFixed(1)} runs/s (${m.fanOut.seconds.toFixed(2)} s)`, `x${ratios.fanOutVsOnePageRuns} of one-page runs`],
     ['6', `worker memory, ${n(sizes.baseline)} at limit 1000`, `${n(m.baselines[0]!.records)} records`, `peak RSS ${peakRssOf(medians.baseline).toFixed(0)} MB${several(m.baselines, ' (median)')}`, several(m.baselines, `of ${figures.peakRss100kTrialsMB as string} MB`)],
