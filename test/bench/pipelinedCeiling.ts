@@ -27,7 +27,6 @@ export interface PipelinedCeiling {
   passes: CeilingPass[];
   /** The faster pass: its method is the one each e2e pair measures again (see report's e2eVsCeiling). */
   best: CeilingPass;
-  recordsPerS: number;
 }
 
 /**
@@ -50,7 +49,7 @@ export async function measurePipelinedCeiling(databaseUrl: string, query: TxQuer
   const passes: CeilingPass[] = [];
   for (const method of Object.keys(CEILING_STORES) as CeilingStoreMethod[]) passes.push(await measureCeilingPass(databaseUrl, query, expectedRecords, simulatorPid, method));
   const best = passes.reduce((a, b) => (b.recordsPerS > a.recordsPerS ? b : a));
-  return { httpConnections: FEEDSYNC_HTTP_CONNECTIONS, lookAhead: FEEDSYNC_PAGES_AHEAD, storeConnections: STORE_CONNECTIONS, passes, best, recordsPerS: best.recordsPerS };
+  return { httpConnections: FEEDSYNC_HTTP_CONNECTIONS, lookAhead: FEEDSYNC_PAGES_AHEAD, storeConnections: STORE_CONNECTIONS, passes, best };
 }
 
 /** One pass of the ceiling's pipeline with one store method, on fresh tables (see measurePipelinedCeiling). */
