@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ForEachConfig } from './forEachSchema.js';
 import type { WriteMode } from './kindsSchema.js';
-import type { Config, IncrementalConfig, JobConfig, PagingConfig, QueryConfig, RecordSelectorConfig, SourceConfig } from './schema.js';
+import { recordSelectorSchema, type Config, type IncrementalConfig, type JobConfig, type PagingConfig, type QueryConfig, type RecordSelectorConfig, type SourceConfig } from './schema.js';
 
 /** Everything one sync run needs to know about its query, with job and query overrides applied. */
 export interface ResolvedQuery {
@@ -64,8 +64,8 @@ export function resolveQuery(config: Config, job: JobConfig, queryIndex: number,
     qParam: query.qParam ?? job.qParam ?? 'q',
     params: { ...source.params, ...job.params, ...own },
     paging: { ...source.paging, ...job.paging, ...query.paging },
-    // The schema's superRefine guarantees path and kind once job and query are merged.
-    records: { key: 'id', ...job.records, ...query.records } as RecordSelectorConfig,
+    // Parsed again so that the selector's defaults (key, onInvalid) hold where job and query leave them out; the schema's superRefine guarantees path and kind.
+    records: recordSelectorSchema.parse({ ...job.records, ...query.records }),
     incremental: query.incremental,
     mode: query.mode ?? job.mode ?? 'merge',
   };

@@ -19,8 +19,8 @@ export interface TickNotice {
      * `skipped`: the previous run of their query had not ended (overlap: skip).
      */
     runs: { total: number; succeeded: number; partial: number; failed: number; skipped: number };
-    /** Summed over the tick's runs. */
-    records: { new: number; updated: number; unchanged: number };
+    /** Summed over the tick's runs; `skipped`: records kept in dead_letters rather than stored (records.onInvalid: skip). */
+    records: { new: number; updated: number; unchanged: number; skipped: number };
     started: string;
     finished: string;
     durationMs: number;

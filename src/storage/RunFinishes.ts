@@ -117,7 +117,7 @@ async function writeFinishes(client: TransactionClient, params: FinishRunsParams
 
 function endedTickRun(row: FinishedRunRow): EndedTickRun[] {
   if (row.tick_id === null || !isEnded(row.status)) return [];
-  return [{ tickId: row.tick_id, status: row.status, counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged } }];
+  return [{ tickId: row.tick_id, status: row.status, counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged }, skipped: row.records_skipped }];
 }
 
 function finishedState(run: RunState, outcome: RunOutcome, finishedAt: Date): RunState {

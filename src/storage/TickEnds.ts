@@ -33,10 +33,12 @@ export interface EndedTickRun {
   tickId: string;
   status: 'succeeded' | 'partial' | 'failed';
   counts: RecordCounts;
+  /** Its records kept in dead_letters (records.onInvalid: skip). */
+  skipped: number;
 }
 
 /** The runs of one tick that just ended, by outcome, and their records. */
-type EndedRunsOfTick = Record<EndedTickRun['status'], number> & { counts: RecordCounts };
+type EndedRunsOfTick = Record<EndedTickRun['status'], number> & { counts: RecordCounts; skipped: number };
 
 /**
  * Counts runs that just ended to their ticks, ends each tick whose last run this was, and queues
@@ -46,11 +48,12 @@ type EndedRunsOfTick = Record<EndedTickRun['status'], number> & { counts: Record
 export async function countEndedRuns(client: TransactionClient, ended: readonly EndedTickRun[], tickNoticeFor: TickNoticeFor | undefined): Promise<TickState[]> {
   const byTick = new Map<string, EndedRunsOfTick>();
   for (const run of ended) {
-    const tick = byTick.get(run.tickId) ?? { succeeded: 0, partial: 0, failed: 0, counts: { new: 0, updated: 0, unchanged: 0 } };
+    const tick = byTick.get(run.tickId) ?? { succeeded: 0, partial: 0, failed: 0, counts: { new: 0, updated: 0, unchanged: 0 }, skipped: 0 };
     tick[run.status] += 1;
     tick.counts.new += run.counts.new;
     tick.counts.updated += run.counts.updated;
     tick.counts.unchanged += run.counts.unchanged;
+    tick.skipped += run.skipped;
     byTick.set(run.tickId, tick);
   }
   if (byTick.size === 0) return [];
@@ -62,6 +65,7 @@ export async function countEndedRuns(client: TransactionClient, ended: readonly 
     recordsNew: tick.counts.new,
     recordsUpdated: tick.counts.updated,
     recordsUnchanged: tick.counts.unchanged,
+    recordsSkipped: tick.skipped,
   }));
   const { rows } = await client.query<TickRow>(countTickRuns.with(params));
   return endTicksNow(client, rows.map(tickStateOf), tickNoticeFor);

@@ -21,7 +21,7 @@ export async function recentTicks(db: Database, limit = 20): Promise<TickReport[
     scheduledFor: tick.scheduledFor,
     status: tick.status,
     runs: { total: tick.runsTotal, done: tick.runsDone, succeeded: tick.runsSucceeded, partial: tick.runsPartial, failed: tick.runsFailed, skipped: tick.runsSkipped },
-    records: { new: tick.recordsNew, updated: tick.recordsUpdated, unchanged: tick.recordsUnchanged },
+    records: { new: tick.recordsNew, updated: tick.recordsUpdated, unchanged: tick.recordsUnchanged, skipped: tick.recordsSkipped },
     error: tick.error,
     startedAt: tick.startedAt,
     finishedAt: tick.finishedAt,

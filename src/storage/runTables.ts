@@ -28,6 +28,8 @@ export const jobTicks = pgTable(
     recordsNew: bigint('records_new', { mode: 'number' }).notNull().default(0),
     recordsUpdated: bigint('records_updated', { mode: 'number' }).notNull().default(0),
     recordsUnchanged: bigint('records_unchanged', { mode: 'number' }).notNull().default(0),
+    /** Records its runs could not store, kept in dead_letters (records.onInvalid: skip). */
+    recordsSkipped: bigint('records_skipped', { mode: 'number' }).notNull().default(0),
     /** Why the tick could not queue its runs (a fan-out field no stored record has). */
     error: text('error'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),

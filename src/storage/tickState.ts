@@ -30,6 +30,15 @@ export interface TickRuns {
   skipped: number;
 }
 
+/** A tick's records, summed over its ended runs. */
+export interface TickRecords {
+  new: number;
+  updated: number;
+  unchanged: number;
+  /** Kept in dead_letters rather than stored (records.onInvalid: skip). */
+  skipped: number;
+}
+
 /** A failed run of a tick, as its notice lists it. */
 export interface TickFailedRun {
   runId: string;
@@ -49,7 +58,8 @@ export interface TickState {
   scheduledFor: Date | null;
   status: TickStatus;
   runs: TickRuns;
-  records: { new: number; updated: number; unchanged: number };
+  /** Summed over its ended runs; `skipped`: records kept in dead_letters (records.onInvalid: skip). */
+  records: TickRecords;
   error: string | null;
   startedAt: Date;
   finishedAt: Date | null;
@@ -90,6 +100,7 @@ export interface TickRow {
   records_new: string;
   records_updated: string;
   records_unchanged: string;
+  records_skipped: string;
   error: string | null;
   started_at: Date;
   finished_at: Date | null;
@@ -97,7 +108,7 @@ export interface TickRow {
 
 /** The columns of a TickRow, for statements that return whole ticks. */
 export const TICK_COLUMNS =
-  'id, tick_key, job, trigger, scheduled_for, status, runs_total, runs_done, runs_succeeded, runs_partial, runs_failed, runs_skipped, records_new, records_updated, records_unchanged, error, started_at, finished_at';
+  'id, tick_key, job, trigger, scheduled_for, status, runs_total, runs_done, runs_succeeded, runs_partial, runs_failed, runs_skipped, records_new, records_updated, records_unchanged, records_skipped, error, started_at, finished_at';
 
 export function tickStateOf(row: TickRow): TickState {
   return {
@@ -109,7 +120,7 @@ export function tickStateOf(row: TickRow): TickState {
     status: row.status,
     runs: { total: row.runs_total, done: row.runs_done, succeeded: row.runs_succeeded, partial: row.runs_partial, failed: row.runs_failed, skipped: row.runs_skipped },
     // bigint sums: exact as numbers up to 2^53 records, far beyond any tick.
-    records: { new: Number(row.records_new), updated: Number(row.records_updated), unchanged: Number(row.records_unchanged) },
+    records: { new: Number(row.records_new), updated: Number(row.records_updated), unchanged: Number(row.records_unchanged), skipped: Number(row.records_skipped) },
     error: row.error,
     startedAt: row.started_at,
     finishedAt: row.finished_at,

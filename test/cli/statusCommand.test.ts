@@ -41,4 +41,15 @@ describe('feedsync status', () => {
     expect(status.runs.find((run) => run.runId === partialRunId)).toMatchObject({ status: 'partial', errorKind: 'max_pages', error: why });
     expect(status.ticks.find((tick) => tick.id === tickId)).toMatchObject({ status: 'partial', runs: { total: 2, succeeded: 1, partial: 1, failed: 0 } });
   });
+
+  it("shows the records a tick's runs skipped into dead_letters", async () => {
+    const { tickId, partialRunId } = await tickWithPartialRun('stopped at paging.maxPages (1) after reading 50 records');
+    await database.pool.query('update sync_runs set records_skipped = 4 where tick_id = $1 and id <> $2', [tickId, partialRunId]);
+    await database.pool.query('update job_ticks set records_skipped = 4 where id = $1', [tickId]);
+    const process = startFeedsync(['status', '--json', '--config', configFile], { REDIS_URL: inject('redisUrl'), DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    const { code } = await process.exited;
+    expect(code, process.output()).toBe(0);
+    const status = JSON.parse(process.output()) as { ticks: { id: string; records: { skipped: number } }[] };
+    expect(status.ticks.find((tick) => tick.id === tickId)?.records.skipped).toBe(4);
+  });
 });

@@ -10,7 +10,7 @@ const tick = (over: Partial<TickState>): TickState => ({
   scheduledFor: null,
   status: 'running',
   runs: { total: 5, done: 2, succeeded: 1, partial: 0, failed: 1, skipped: 0 },
-  records: { new: 10, updated: 2, unchanged: 3 },
+  records: { new: 10, updated: 2, unchanged: 3, skipped: 0 },
   error: null,
   startedAt: new Date('2026-11-24T03:00:00Z'),
   finishedAt: null,
@@ -30,5 +30,9 @@ describe('tick summaries', () => {
     expect(tickSummary(tick({ status: 'failed', error: 'jobs[0].queries[0].forEach.field: none of the 3 stored records of kind "artist" (source "music") has a value at "mbid"' }))).toBe(
       'users tick 8d1f2a40-0000-4000-8000-000000000001: failed; 5 runs: 1 succeeded, 0 partial, 1 failed, 0 skipped; 10 new, 2 updated, 3 unchanged; jobs[0].queries[0].forEach.field: none of the 3 stored records of kind "artist" (source "music") has a value at "mbid"',
     );
+  });
+
+  it('says how many records its runs skipped into dead_letters, when any were', () => {
+    expect(tickSummary(tick({ status: 'succeeded', records: { new: 10, updated: 2, unchanged: 3, skipped: 4 } }))).toMatch(/; 10 new, 2 updated, 3 unchanged, 4 skipped into dead_letters$/);
   });
 });

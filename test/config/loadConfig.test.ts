@@ -83,7 +83,20 @@ describe('parseConfig', () => {
     tree.jobs[0]!.records = { path: 'x', key: 'hash', kind: 'artist' };
     tree.jobs[0]!.queries = [{ q: 'a', records: { path: 'y' } }];
     const config = parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' });
-    expect(resolveQuery(config, config.jobs[0]!, 0).records).toEqual({ path: 'y', key: 'hash', kind: 'artist' });
+    expect(resolveQuery(config, config.jobs[0]!, 0).records).toEqual({ path: 'y', key: 'hash', kind: 'artist', onInvalid: 'fail' });
+  });
+
+  it('applies the documented default records.onInvalid: fail when neither job nor query sets it', () => {
+    const config = parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k' });
+    expect(resolveQuery(config, config.jobs[0]!, 0).records.onInvalid).toBe('fail');
+  });
+
+  it("takes a query's records.onInvalid over its job's", () => {
+    const tree = validTree();
+    tree.jobs[0]!.records = { path: 'x', kind: 'artist', onInvalid: 'fail' };
+    tree.jobs[0]!.queries = [{ q: 'a', records: { onInvalid: 'skip' } }];
+    const config = parseConfig(tree, 'test.yaml', { MUSIC_API_KEY: 'k' });
+    expect(resolveQuery(config, config.jobs[0]!, 0).records.onInvalid).toBe('skip');
   });
 
   it('takes worker.httpHost and httpPort from FEEDSYNC_HTTP_HOST and FEEDSYNC_HTTP_PORT when the file leaves them out', () => {

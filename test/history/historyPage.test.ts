@@ -30,12 +30,13 @@ let browser: Browser;
 let context: BrowserContext;
 let base: string;
 
-/** An upstream of the contract's envelope: `q=ok` answers one record, anything else a 400 whose message is markup. */
+/** An upstream of the contract's envelope: `q=ok` answers one record, `q=dirty` one and one whose key Postgres cannot take, anything else a 400 whose message is markup. */
 async function startUpstream(): Promise<string> {
   upstream = createServer((request, response) => {
     const q = new URL(request.url ?? '/', 'http://upstream').searchParams.get('q');
-    const ok = q === 'ok';
-    const body = ok ? { status: 'success', data: { items: [{ id: 'one', name: 'One' }] }, message: 'ok' } : { status: 'error', data: null, message: HOSTILE_MESSAGE };
+    const ok = q === 'ok' || q === 'dirty';
+    const items = q === 'dirty' ? [{ id: 'one', name: 'One' }, { id: 'nul\u0000key', name: 'Two' }] : [{ id: 'one', name: 'One' }];
+    const body = ok ? { status: 'success', data: { items }, message: 'ok' } : { status: 'error', data: null, message: HOSTILE_MESSAGE };
     response.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -56,6 +57,7 @@ function configOf(upstreamUrl: string): Config {
         { name: 'capped', source: 'music', records: { path: 'results.artistmatches.artist', kind: 'artist' }, paging: { limit: 50, maxPages: 1 }, queries: [{ q: 'a', params: { method: 'artist.search' } }] },
         { name: 'mixed', source: 'flaky', records: thing, queries: [{ q: 'ok' }, { q: 'bad' }] },
         { name: 'broken', source: 'flaky', records: thing, queries: [{ q: 'bad' }] },
+        { name: 'dirty', source: 'flaky', records: { ...thing, onInvalid: 'skip' }, queries: [{ q: 'dirty' }] },
         { name: 'nightly', source: 'flaky', schedule: { cron: '0 2 * * *' }, records: thing, queries: [{ q: 'ok' }] },
       ],
       webhook: { baseUrl: simulator.webhookBaseUrl, uuid: simulator.webhookUuid },
@@ -84,7 +86,7 @@ beforeAll(async () => {
   feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
   await feedsync.start();
   base = feedsync.httpUrl!;
-  for (const job of ['artists', 'artists', 'capped', 'mixed', 'broken']) await tickOf(config, job);
+  for (const job of ['artists', 'artists', 'capped', 'mixed', 'broken', 'dirty']) await tickOf(config, job);
   // The nightly job's last scheduled tick, three nights ago: its scheduler has not run since.
   await database.pool.query(
     `insert into job_ticks (tick_key, job, trigger, scheduled_for, status, runs_total, started_at, finished_at)
@@ -193,6 +195,17 @@ describe('the run history page, in Chromium', () => {
     expect(await why.getAttribute('class')).toBe('error partial');
     expect(await why.innerText()).toMatch(/^Partial, did not get everything: max_pages: stopped at paging\.maxPages \(1\) after reading 50 records of the \d+ the upstream states$/);
     await page.screenshot({ path: join(ARTIFACTS, 'partial-run.png'), fullPage: true });
+  });
+
+  it('says beside a tick and its run how many records were skipped into dead_letters, and on the run’s page', async () => {
+    const page = await open('/runs/jobs/dirty');
+    expect(await page.locator('#ticks tbody tr').first().locator('.skipped').innerText()).toBe('1 record skipped');
+    const run = page.locator('table.runs tbody tr').first();
+    expect(await run.locator('.skipped').innerText()).toBe('1 record skipped');
+    await run.locator('a').click();
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+    // Its good record may be new or unchanged: other jobs store the same kind and key.
+    expect(await page.locator('dd', { hasText: 'skipped into dead_letters' }).innerText()).toMatch(/^\d new, 0 updated, \d unchanged, 1 skipped into dead_letters$/);
   });
 
   it('lists a run’s stored pages and links each to its metadata', async () => {

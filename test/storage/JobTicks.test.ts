@@ -42,10 +42,10 @@ function planOf(runs: number, extra: Partial<TickPlan> = {}): TickPlan {
   return { id, tickKey: `manual/${job}/${id}`, job, trigger: 'enqueue', runs: identities, skipped: 0, ...extra };
 }
 
-/** Claims a run of an opened tick and ends it, with `recordsNew` new records counted on its row. */
-async function endRun(on: RunStore, identity: RunIdentity, status: 'succeeded' | 'partial' | 'failed', recordsNew = 0): Promise<void> {
+/** Claims a run of an opened tick and ends it, with `recordsNew` new records and `recordsSkipped` dead letters counted on its row. */
+async function endRun(on: RunStore, identity: RunIdentity, status: 'succeeded' | 'partial' | 'failed', recordsNew = 0, recordsSkipped = 0): Promise<void> {
   const run = await on.claims.claim(identity);
-  await database.pool.query('update sync_runs set records_new = $2 where id = $1', [run.id, recordsNew]);
+  await database.pool.query('update sync_runs set records_new = $2, records_skipped = $3 where id = $1', [run.id, recordsNew, recordsSkipped]);
   const outcomes = {
     succeeded: { status },
     partial: { status, stopReason: 'max_pages', errorKind: 'max_pages', error: 'stopped at paging.maxPages (1) after reading 5 records' },
@@ -105,9 +105,20 @@ describe('JobTicks', () => {
     expect(more).toEqual([]);
     expect(notice).toMatchObject({
       type: 'job.partial',
-      data: { tickId: plan.id, job: plan.job, trigger: 'enqueue', runs: { total: 3, succeeded: 2, failed: 1, skipped: 0 }, records: { new: 12, updated: 0, unchanged: 0 }, failedRunsNotListed: 0 },
+      data: { tickId: plan.id, job: plan.job, trigger: 'enqueue', runs: { total: 3, succeeded: 2, failed: 1, skipped: 0 }, records: { new: 12, updated: 0, unchanged: 0, skipped: 0 }, failedRunsNotListed: 0 },
     });
     expect(notice!.data.failedRuns).toEqual([{ runId: plan.runs[2]!.id, query: 0, value: 'v2', q: 'v2', error: { kind: 'http_4xx', message: 'rejected v2' } }]);
+  });
+
+  it('sums the records its runs kept in dead_letters into the tick and its job notice as records.skipped', async () => {
+    const plan = planOf(2);
+    await store.ticks.open(plan);
+    await endRun(store, plan.runs[0]!, 'succeeded', 5, 2);
+    await endRun(store, plan.runs[1]!, 'succeeded', 7, 1);
+    const { rows } = await database.pool.query<{ records_skipped: string }>('select records_skipped from job_ticks where id = $1', [plan.id]);
+    expect(rows[0]!.records_skipped).toBe('3');
+    const [notice] = await noticesOf(plan.id);
+    expect(notice!.data.records).toEqual({ new: 12, updated: 0, unchanged: 0, skipped: 3 });
   });
 
   it('ends a tick whose runs all failed as job.failed, and one with every run succeeded as job.succeeded', async () => {

@@ -40,11 +40,12 @@ function servePage(recordTexts: string[]): string {
   return name;
 }
 
-async function sync(page: string, onInvalid: 'fail' | 'skip' = 'fail') {
+/** `onInvalid` left out: the config sets none, so the documented default holds. */
+async function sync(page: string, onInvalid?: 'fail' | 'skip') {
   const config = parseConfig(
     {
       sources: { hostile: { baseUrl: upstreamUrl, apiKey: 'hostile-test-key', path: '/api', retry: { attempts: 1 } } },
-      jobs: [{ name: 'items', source: 'hostile', records: { path: 'items', kind: 'item', key: 'id', onInvalid }, paging: { limit: 100 }, queries: [{ q: page }] }],
+      jobs: [{ name: 'items', source: 'hostile', records: { path: 'items', kind: 'item', key: 'id', ...(onInvalid ? { onInvalid } : {}) }, paging: { limit: 100 }, queries: [{ q: page }] }],
     },
     'test',
     {},

@@ -46,7 +46,7 @@ export function registerStatusCommand(program: Command): void {
         }
         process.stdout.write(
           formatTable(
-            ['tick started', 'job', 'trigger', 'status', 'runs', 'succeeded', 'partial', 'failed', 'skipped', 'new', 'updated', 'unchanged', 'duration', 'notice', 'error'],
+            ['tick started', 'job', 'trigger', 'status', 'runs', 'succeeded', 'partial', 'failed', 'skipped', 'new', 'updated', 'unchanged', 'records skipped', 'duration', 'notice', 'error'],
             ticks.map((tick) => [
               tick.startedAt.toISOString(),
               tick.job,
@@ -60,6 +60,7 @@ export function registerStatusCommand(program: Command): void {
               tick.records.new,
               tick.records.updated,
               tick.records.unchanged,
+              tick.records.skipped,
               seconds(tick.durationMs),
               tick.notice,
               tick.error?.slice(0, 60),

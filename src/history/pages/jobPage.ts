@@ -6,7 +6,7 @@ import { badge, renderPage, statusRowClass } from '../layout.js';
 import type { RowsPage } from '../RunHistory.js';
 import type { RunListRow } from '../statements/runListColumns.js';
 import { tickChart } from '../tickChart.js';
-import { pager, runTable } from './runRows.js';
+import { pager, runTable, skippedNote } from './runRows.js';
 
 /** The statuses a job's runs can be filtered by. */
 export const RUN_STATUSES = ['queued', 'running', 'interrupted', 'retrying', 'succeeded', 'partial', 'failed'] as const;
@@ -33,7 +33,7 @@ export function jobPage(view: JobPageView): string {
       (tick) => html`<tr class="${statusRowClass(tick.status)}" data-tick="${tick.id}">
 <td>${formatTime(tick.startedAt)}</td>
 <td>${tick.trigger}</td>
-<td>${badge(tick.status)}</td>
+<td>${badge(tick.status)}${skippedNote(tick.records.skipped)}</td>
 <td class="n">${tick.runs.done} of ${tick.runs.total}</td>
 <td class="n">${tick.runs.succeeded}</td>
 <td class="n">${tick.runs.partial}</td>

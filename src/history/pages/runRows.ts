@@ -10,7 +10,7 @@ export function runTable(runs: readonly RunListRow[]): Markup {
   const rows = runs.map(
     (run) => html`<tr class="${statusRowClass(run.status)}" data-run="${run.id}">
 <td><a href="${runHref(run.id)}">${formatTime(run.started_at)}</a></td>
-<td>${badge(run.status)}</td>
+<td>${badge(run.status)}${skippedNote(run.records_skipped)}</td>
 <td class="n">${run.query_index}</td>
 <td>${run.fan_value ?? ''}</td>
 <td class="n">${run.attempt}${run.crashes ? html` <span class="muted">(${run.crashes} crash${run.crashes === 1 ? '' : 'es'})</span>` : ''}</td>
@@ -26,6 +26,11 @@ export function runTable(runs: readonly RunListRow[]): Markup {
 <thead><tr><th>started</th><th>status</th><th class="n">query</th><th>value</th><th class="n">attempt</th><th class="n">pages</th><th class="n">new</th><th class="n">updated</th><th class="n">unchanged</th><th class="n">took</th><th>error</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`;
+}
+
+/** Records a run or tick kept in dead_letters rather than stored (records.onInvalid: skip), beside its status. */
+export function skippedNote(skipped: number): Markup {
+  return skipped > 0 ? html` <span class="muted skipped">${formatCount(skipped)} record${skipped === 1 ? '' : 's'} skipped</span>` : html``;
 }
 
 /** Links to the previous and next page of a list. */

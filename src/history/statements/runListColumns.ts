@@ -10,6 +10,7 @@ export interface RunListRow {
   records_new: number;
   records_updated: number;
   records_unchanged: number;
+  records_skipped: number;
   started_at: Date;
   finished_at: Date | null;
   error_kind: string | null;
@@ -17,4 +18,4 @@ export interface RunListRow {
 }
 
 export const RUN_LIST_COLUMNS =
-  'id, query_index, fan_value, status, attempt, crashes, pages, records_new, records_updated, records_unchanged, started_at, finished_at, error_kind, error';
+  'id, query_index, fan_value, status, attempt, crashes, pages, records_new, records_updated, records_unchanged, records_skipped, started_at, finished_at, error_kind, error';

@@ -10,6 +10,7 @@ export interface CountTickRunsParams {
   recordsNew: number[];
   recordsUpdated: number[];
   recordsUnchanged: number[];
+  recordsSkipped: number[];
 }
 
 /**
@@ -19,10 +20,10 @@ export interface CountTickRunsParams {
  * every other run counted (it waited for their transactions).
  */
 export const countTickRuns = new NamedStatement<CountTickRunsParams>(
-  'feedsync_count_tick_runs_v2',
+  'feedsync_count_tick_runs_v3',
   `with ended as (
-      select * from unnest(:tickIds::uuid[], :succeeded::int[], :partial::int[], :failed::int[], :recordsNew::bigint[], :recordsUpdated::bigint[], :recordsUnchanged::bigint[])
-        as e(tick_id, succeeded, partial, failed, records_new, records_updated, records_unchanged)
+      select * from unnest(:tickIds::uuid[], :succeeded::int[], :partial::int[], :failed::int[], :recordsNew::bigint[], :recordsUpdated::bigint[], :recordsUnchanged::bigint[], :recordsSkipped::bigint[])
+        as e(tick_id, succeeded, partial, failed, records_new, records_updated, records_unchanged, records_skipped)
     ),
     locked as (
       select t.id from job_ticks t where t.id in (select tick_id from ended) order by t.id for update
@@ -31,7 +32,8 @@ export const countTickRuns = new NamedStatement<CountTickRunsParams>(
       update job_ticks t
       set runs_done = t.runs_done + e.succeeded + e.partial + e.failed, runs_succeeded = t.runs_succeeded + e.succeeded, runs_partial = t.runs_partial + e.partial,
         runs_failed = t.runs_failed + e.failed,
-        records_new = t.records_new + e.records_new, records_updated = t.records_updated + e.records_updated, records_unchanged = t.records_unchanged + e.records_unchanged
+        records_new = t.records_new + e.records_new, records_updated = t.records_updated + e.records_updated, records_unchanged = t.records_unchanged + e.records_unchanged,
+        records_skipped = t.records_skipped + e.records_skipped
       from ended e, locked l
       where t.id = e.tick_id and l.id = t.id
       returning t.*

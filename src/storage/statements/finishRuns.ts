@@ -27,6 +27,7 @@ export interface FinishedRunRow {
   records_new: number;
   records_updated: number;
   records_unchanged: number;
+  records_skipped: number;
 }
 
 /**
@@ -37,7 +38,7 @@ export interface FinishedRunRow {
  * from ending before it started.
  */
 export const finishRuns = new NamedStatement<FinishRunsParams>(
-  'feedsync_finish_writes_v9',
+  'feedsync_finish_writes_v10',
   `with outcome as (
       select * from unnest(:runIds::uuid[], :versions::text[], :statuses::text[], :finishedAts::timestamptz[], :stopReasons::text[], :errorKinds::text[],
           :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[], :crashes::int[])
@@ -50,7 +51,7 @@ export const finishRuns = new NamedStatement<FinishRunsParams>(
       from outcome o
       -- An ended run stays as it ended, whoever finishes it late.
       where s.id = o.id and s.xmin::text = o.version and s.status not in ('succeeded', 'partial', 'failed')
-      returning s.id, s.job, s.query_key, s.tick_id, s.status, s.records_new, s.records_updated, s.records_unchanged
+      returning s.id, s.job, s.query_key, s.tick_id, s.status, s.records_new, s.records_updated, s.records_unchanged, s.records_skipped
     ),
     cursor as (
       insert into incremental_cursors as c (job, query_key, field, value, run_id, updated_at)
@@ -63,5 +64,5 @@ export const finishRuns = new NamedStatement<FinishRunsParams>(
       select o.notice_id, r.id, o.notice_type, o.notice_body from run r join outcome o on o.id = r.id where o.notice_id is not null
       on conflict do nothing
     )
-    select id, tick_id, status, records_new, records_updated, records_unchanged from run`,
+    select id, tick_id, status, records_new, records_updated, records_unchanged, records_skipped from run`,
 );
