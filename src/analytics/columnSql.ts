@@ -11,12 +11,17 @@ export interface ColumnSql {
 /** A double-quoted identifier (names are checked identifiers already; quoting keeps reserved words usable). */
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-/** A single-quoted SQL string literal. */
-export const quoteLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+/** A single-quoted SQL string literal; as Postgres's quote_literal, an escape string when it holds a backslash, which then means the same whatever standard_conforming_strings says. */
+export const quoteLiteral = (text: string): string =>
+  text.includes('\\') ? `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'` : `'${text.replaceAll("'", "''")}'`;
 
-/** `(payload #>> '{a,b}')`, parenthesised as casts bind tighter than #>>: dot path segments are letters, digits and _@$:#- (see dotPath), so none needs quoting in the array literal. */
+/**
+ * `(payload #>> array['a', 'b']::text[])`, parenthesised as casts bind tighter than #>>. Each
+ * segment is a literal of its own: in array-literal text (`'{a,b}'`) a segment `null` is a NULL
+ * element (no value, ever), and quotes, braces, commas and backslashes are syntax.
+ */
 function extract(payload: string, path: string, operator: '#>>' | '#>'): string {
-  return `(${payload} ${operator} '{${path.split('.').join(',')}}')`;
+  return `(${payload} ${operator} array[${path.split('.').map(quoteLiteral).join(', ')}]::text[])`;
 }
 
 const INTEGER_TEXT = String.raw`^\s*[-+]?[0-9]+\s*$`;

@@ -155,6 +155,25 @@ describe('applyKindViews', () => {
     expect(await columnTypes(analytics.schema, kind)).toEqual({ one: 'integer' });
   });
 
+  it('reads a column at the path "null", which array-literal text would take for a NULL element', async () => {
+    const kind = `t${randomUUID().slice(0, 8)}`;
+    const analytics = schemaOf();
+    await insertRecords(kind, [{ null: 'value', nested: { null: 7 } }]);
+    await applyKindViews(database.pool, kindsOf({ [kind]: { columns: { at_null: { path: 'null', type: 'text' }, nested_null: { path: 'nested.null', type: 'integer' } } } }), analytics);
+    expect((await database.pool.query(`select at_null, nested_null from ${analytics.schema}.${kind}`)).rows).toEqual([{ at_null: 'value', nested_null: 7 }]);
+  });
+
+  it('reads columns at paths holding quotes, braces, commas and backslashes, each segment taken as written', async () => {
+    const kind = `t${randomUUID().slice(0, 8)}`;
+    const analytics = schemaOf();
+    const segments = [`it's`, 'say "hi"', '{a,b}', 'back\\slash', '\\"'];
+    await insertRecords(kind, [Object.fromEntries(segments.map((segment, index) => [segment, `v${index}`]))]);
+    const columns = Object.fromEntries(segments.map((segment, index) => [`c${index}`, { path: [segment], type: 'text' as const }]));
+    await applyKindViews(database.pool, { [kind]: { columns } }, analytics);
+    const { rows } = await database.pool.query(`select c0, c1, c2, c3, c4 from ${analytics.schema}.${kind}`);
+    expect(rows).toEqual([{ c0: 'v0', c1: 'v1', c2: 'v2', c3: 'v3', c4: 'v4' }]);
+  });
+
   it('hides records marked deleted from the view, and shows them in the _changes view with deleted_at', async () => {
     const kind = `t${randomUUID().slice(0, 8)}`;
     const analytics = schemaOf();
@@ -171,6 +190,14 @@ describe('applyKindViews', () => {
 });
 
 describe('checkKindViews', () => {
+  it('counts the values present at the path "null"', async () => {
+    const kind = `t${randomUUID().slice(0, 8)}`;
+    await insertRecords(kind, [{ null: '1' }, { null: 'x' }, {}]);
+    const checks = await checkKindViews(database.pool, kindsOf({ [kind]: { columns: { n: { path: 'null', type: 'integer' } } } }));
+    expect(checks).toEqual([{ kind, column: 'n', type: 'integer', present: 2, uncast: 1 }]);
+  });
+
+
   it('counts per column the stored values that do not cast', async () => {
     const kind = `t${randomUUID().slice(0, 8)}`;
     await insertRecords(kind, [{ n: '1', when: '2024-01-01' }, { n: 'x', when: 'never' }, { n: 'y' }, {}]);
