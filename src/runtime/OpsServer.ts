@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Queues } from '../jobs/queues.js';
 import type { Runtime } from './openRuntime.js';
@@ -9,6 +9,7 @@ import { RunHistory } from '../history/RunHistory.js';
 import { migrationStatus } from '../storage/migrationStatus.js';
 import { authorized, BASIC_CHALLENGE, type BasicCredentials } from './basicAuth.js';
 import { answerHistoryRequest } from './historyListener.js';
+import { DASHBOARD_CSP, securityHeaders } from './securityHeaders.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 
 export interface OpsServerOptions {
@@ -163,8 +164,16 @@ async function mountDashboard(queues: Queues, auth: BasicCredentials): Promise<R
   const adapter = new ExpressAdapter();
   adapter.setBasePath(DASHBOARD_PATH);
   createBullBoard({ queues: [new BullMQAdapter(queues.sync), new BullMQAdapter(queues.notify)], serverAdapter: adapter });
+  // bull-board's router is an express app of its own, which would name express again.
+  const board = adapter.getRouter() as Express;
   const app = express();
-  app.disable('x-powered-by');
-  app.use(DASHBOARD_PATH, basicAuth(auth), adapter.getRouter() as RequestHandler);
+  for (const layer of [app, board]) layer.disable('x-powered-by');
+  const headers = securityHeaders(DASHBOARD_CSP);
+  // Set before the credentials are checked, so that a 401 carries them too.
+  const withHeaders: RequestHandler = (_request, response, next) => {
+    response.set(headers);
+    next();
+  };
+  app.use(DASHBOARD_PATH, withHeaders, basicAuth(auth), board);
   return app;
 }

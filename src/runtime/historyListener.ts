@@ -1,9 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HistoryPages } from '../history/HistoryPages.js';
 import { authorized, BASIC_CHALLENGE, type BasicCredentials } from './basicAuth.js';
-
-/** The pages have no script and load nothing from elsewhere: the browser is told to allow nothing more. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+import { HISTORY_PAGES_CSP, securityHeaders } from './securityHeaders.js';
 
 /** Answers a request for the history pages, behind basic auth; never cached. */
 export async function answerHistoryRequest(request: IncomingMessage, response: ServerResponse, pages: HistoryPages, credentials: BasicCredentials): Promise<void> {
@@ -17,8 +15,7 @@ export async function answerHistoryRequest(request: IncomingMessage, response: S
       'content-type': answer.contentType,
       'content-length': Buffer.byteLength(answer.body),
       'cache-control': 'no-store',
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-      'x-content-type-options': 'nosniff',
+      ...securityHeaders(HISTORY_PAGES_CSP),
     })
     .end(request.method === 'HEAD' ? undefined : answer.body);
 }

@@ -4,8 +4,10 @@ import { parseConfig } from '../../src/config/loadConfig.js';
 import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
 import { redisConnection } from '../../src/jobs/queues.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
+import { DASHBOARD_CSP } from '../../src/runtime/securityHeaders.js';
 import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { launchChromium } from '../support/chromium.js';
 import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
 
 let simulator: Simulator;
@@ -96,6 +98,46 @@ describe('the worker HTTP port', () => {
     const { queues } = (await page.json()) as { queues: { name: string }[] };
     expect(queues.map((q) => q.name).sort()).toEqual(['notify', 'sync']);
   });
+
+  it('answers every dashboard request, refused or not, with its content policy, nosniff and no framing, and never names express', async () => {
+    const right = { authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` };
+    const page = await (await fetch(`${base}/admin/queues`, { headers: right })).text();
+    const script = /<script defer src="([^"]+)"/.exec(page)![1]!;
+    const answers = await Promise.all([
+      fetch(`${base}/admin/queues`),
+      fetch(`${base}/admin/queues`, { headers: right }),
+      fetch(`${base}/admin/queues/${script}`, { headers: right }),
+      fetch(`${base}/admin/queues/api/queues`, { headers: right }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([401, 200, 200, 200]);
+    for (const answer of answers) {
+      expect(answer.headers.get('content-security-policy'), answer.url).toBe(DASHBOARD_CSP);
+      expect(answer.headers.get('x-content-type-options'), answer.url).toBe('nosniff');
+      expect(answer.headers.get('x-frame-options'), answer.url).toBe('DENY');
+      expect(answer.headers.get('x-powered-by'), answer.url).toBeNull();
+    }
+    expect(DASHBOARD_CSP).toContain("frame-ancestors 'none'");
+  });
+
+  it("shows bull-board's queues in Chromium under its content policy, which refuses only the web font it asks Google for", async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ httpCredentials: { username: auth.user, password: auth.password } });
+      const page = await context.newPage();
+      const violations: string[] = [];
+      await page.exposeFunction('reportViolation', (violation: string) => violations.push(violation));
+      // As text: this test's types know no DOM.
+      await page.addInitScript({ content: "document.addEventListener('securitypolicyviolation', (event) => reportViolation(event.violatedDirective + ' ' + event.blockedURI));" });
+      await page.goto(`${base}/admin/queues`);
+      await page.getByText('notify', { exact: true }).first().waitFor();
+      await page.getByText('sync', { exact: true }).first().click();
+      await page.waitForURL(/\/admin\/queues\/queue\/sync/);
+      await page.getByText('completed', { exact: false }).first().waitFor();
+      expect(violations.filter((violation) => !violation.includes('https://fonts.googleapis.com/'))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it('is ready with Redis, Postgres and migrations, and not ready once Postgres stops', async () => {
     const ready = await fetch(`${base}/readyz`);
