@@ -74,8 +74,10 @@ function applyDecision(spec: EndpointSpec, replies: FaultReplies, decision: Faul
       answer(spec, request, response);
       return;
     case 'malformedJson':
+      answer(spec, request, response, writeMalformed);
+      return;
     case 'truncatedBody':
-      answer(spec, request, response, decision.kind);
+      answer(spec, request, response, writeTruncated);
       return;
     case 'outage':
       write(response, replies.outage());
@@ -90,7 +92,8 @@ function applyDecision(spec: EndpointSpec, replies: FaultReplies, decision: Faul
       return;
     }
     case 'errorEnvelope':
-      write(response, replies.errorEnvelope(decision.pick));
+      if (replies.errorEnvelopeTakesRequest) answer(spec, request, response, (answered) => write(answered, replies.errorEnvelope(decision.pick)));
+      else write(response, replies.errorEnvelope(decision.pick));
       return;
     case 'reset':
       request.socket.resetAndDestroy();
@@ -102,17 +105,14 @@ function applyDecision(spec: EndpointSpec, replies: FaultReplies, decision: Faul
   }
 }
 
-/** Runs the handler and writes its reply, mangled when a body fault was drawn. */
-function answer(spec: EndpointSpec, request: IncomingMessage, response: ServerResponse, bodyFault?: 'malformedJson' | 'truncatedBody'): void {
+/** Runs the handler and writes its reply, or what a fault drawn makes of it. */
+function answer(spec: EndpointSpec, request: IncomingMessage, response: ServerResponse, writeReply: (response: ServerResponse, reply: Reply) => void = write): void {
   void readRequest(spec, request).then(async (simRequest) => {
     if (simRequest === undefined) {
       write(response, { ...errorReply(413, 'BODY_TOO_LARGE', `Bodies are limited to ${MAX_BODY_BYTES} bytes`), headers: { connection: 'close' } });
       return;
     }
-    const reply = await runHandler(spec.handle, simRequest);
-    if (bodyFault === 'malformedJson') writeMalformed(response, reply);
-    else if (bodyFault === 'truncatedBody') writeTruncated(response, reply);
-    else write(response, reply);
+    writeReply(response, await runHandler(spec.handle, simRequest));
   });
 }
 

@@ -11,7 +11,7 @@ export { ENDPOINTS, type EndpointName };
  * - hang: no response ever; the socket stays open until the client gives up or the simulator closes
  * - malformedJson: HTTP 200 whose body is the first half of the real body, with a matching Content-Length
  * - truncatedBody: Content-Length of the real body, half of it sent, then the socket is destroyed
- * - errorEnvelope: HTTP 200 with a non-success envelope (music: error 29 or 16; explorer: NOTOK)
+ * - errorEnvelope: HTTP 200 with a non-success envelope (music: error 29 or 16; explorer: NOTOK; webhook: TEMPORARY_ERROR, the delivery recorded)
  */
 export const FAULT_KINDS = ['serverError', 'tooManyRequests', 'reset', 'hang', 'malformedJson', 'truncatedBody', 'errorEnvelope'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

@@ -39,4 +39,9 @@ export interface FaultReplies {
   tooManyRequests(): Reply;
   /** An HTTP 200 with a non-success envelope; `pick` in [0, 1) chooses among variants. */
   errorEnvelope(pick: number): Reply;
+  /**
+   * Whether the endpoint still takes the request it answers with that envelope: a webhook
+   * receiver's 2xx tells the sender the delivery arrived, so it is recorded like any other.
+   */
+  errorEnvelopeTakesRequest?: boolean;
 }

@@ -93,6 +93,7 @@ export const webhookFaultReplies: FaultReplies = {
   serverError: (status) => errorReply(status, 'SERVER_ERROR', `Receiver error (${status})`),
   tooManyRequests: () => errorReply(429, 'RATE_LIMIT', 'Too many deliveries, slow down'),
   errorEnvelope: () => errorReply(200, 'TEMPORARY_ERROR', 'Temporary error, please retry the delivery'),
+  errorEnvelopeTakesRequest: true,
 };
 
 function recordOf(request: SimRequest, nowMs: number): Omit<WebhookRequest, 'seq'> {

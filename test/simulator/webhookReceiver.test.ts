@@ -38,6 +38,14 @@ describe('webhook receiver', () => {
     expect(Date.parse(request!.receivedAt)).toBeGreaterThanOrEqual(before - 1);
   });
 
+  it('records a delivery it answers with the error-envelope fault, since its HTTP 200 tells the sender the delivery arrived', async () => {
+    simulator.setFaults('webhook', { shares: { errorEnvelope: 1 } });
+    const answer = await deliver(`/${simulator.webhookUuid}`, '{"event":"job.succeeded"}');
+    expect(answer).toMatchObject({ status: 200, body: { status: 'error', data: { error: 'TEMPORARY_ERROR' } } });
+    // Read in process: the log's own endpoint would draw the fault too.
+    expect(simulator.requests(simulator.webhookUuid).map((request) => request.body)).toEqual(['{"event":"job.succeeded"}']);
+  });
+
   it('lists deliveries oldest first and counts them', async () => {
     await deliver(`/${simulator.webhookUuid}`, 'first');
     const second = await deliver(`/${simulator.webhookUuid}`, 'second');
