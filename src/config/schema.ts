@@ -80,7 +80,8 @@ export const recordSelectorSchema = z.strictObject({
   path: dotPathOrWhole,
   /**
    * Record field that identifies it; `$query` stands for the query's `q`. A list makes a
-   * composite key (joined with "|"), e.g. `[$query, id]` for items relative to the query.
+   * composite key, e.g. `[$query, id]` for items relative to the query: its parts joined with
+   * `|`, a `\` or `|` within a part escaped with `\` (`a\|b|c` is `[a|b, c]`).
    */
   key: z.union([keyPart, z.array(keyPart).min(1)]).default('id'),
   /** Kind of record, e.g. `artist`; with the source and key it names one row of `records`. */

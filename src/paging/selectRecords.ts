@@ -2,6 +2,7 @@ import { getPath } from '../config/dotPath.js';
 import { isExactNumber, numberOf, scalarText, stringifyJson } from '../config/exactJson.js';
 import type { RecordCondition } from '../config/recordSkipSchema.js';
 import type { RecordSelectorConfig } from '../config/schema.js';
+import { joinKeyParts } from './compositeKey.js';
 import { RecordShapeError } from './RecordShapeError.js';
 
 /** The records of one page and their keys, in page order, and how many `records.skip` left out. */
@@ -33,7 +34,7 @@ export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: 
     if (!isRecord(item)) throw new RecordShapeError(source, `record ${index} at ${where} is not an object`);
     if (selector.skip && selector.skip.some((condition) => matches(item, condition))) continue;
     items.push(item);
-    keys.push(Array.isArray(selector.key) ? selector.key.map((part) => keyPart(item, part, q, index, where, source)).join('|') : keyPart(item, selector.key, q, index, where, source));
+    keys.push(Array.isArray(selector.key) ? joinKeyParts(selector.key.map((part) => keyPart(item, part, q, index, where, source))) : keyPart(item, selector.key, q, index, where, source));
   }
   return { items, keys, filtered: all.length - items.length };
 }

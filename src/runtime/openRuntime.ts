@@ -4,6 +4,7 @@ import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { configuredSecrets, connectionSecrets, SecretScrubber } from '../observability/SecretScrubber.js';
 import { migrateDatabase, openStorage, type Storage } from '../storage/database.js';
+import { rekeyCompositeKeys } from '../sync/rekeyCompositeKeys.js';
 import { completionNotice } from '../notices/completionNotice.js';
 import { tickNotice } from '../notices/tickNotice.js';
 import { openRunStore, type RunStore } from '../storage/RunStore.js';
@@ -44,8 +45,16 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
   const sources = options.sources ?? new SourceRegistry(config);
   const logger = options.logger ?? createLogger({ secrets: loggedSecrets(config, options) });
   const storage = openStorage(options.databaseUrl, { max: options.poolSize });
-  // A process that brings the schema up to date brings the kinds' views with it.
-  if (options.migrate ?? true) await applyViews(config, storage, logger);
+  // A process that brings the schema up to date brings the kinds' views, and the stored keys, with it.
+  if (options.migrate ?? true) {
+    try {
+      await applyViews(config, storage, logger);
+      await rekeyCompositeKeys(storage.pool, config, logger);
+    } catch (error) {
+      await storage.close();
+      throw error;
+    }
+  }
   const notices = config.webhook?.notices;
   return {
     config,
@@ -71,11 +80,6 @@ function loggedSecrets(config: Config, options: RuntimeOptions): SecretScrubber 
 
 async function applyViews(config: Config, storage: Storage, logger: Logger): Promise<void> {
   for (const warning of configWarnings(config, producedKinds(config.jobs))) logger.warn({ path: warning.path }, warning.message);
-  try {
-    const applied = await applyKindViews(storage.pool, config.kinds, config.analytics);
-    if (applied.created.length + applied.dropped.length > 0) logger.info({ created: applied.created, dropped: applied.dropped }, 'kinds\' views made');
-  } catch (error) {
-    await storage.close();
-    throw error;
-  }
+  const applied = await applyKindViews(storage.pool, config.kinds, config.analytics);
+  if (applied.created.length + applied.dropped.length > 0) logger.info({ created: applied.created, dropped: applied.dropped }, 'kinds\' views made');
 }

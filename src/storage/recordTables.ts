@@ -109,3 +109,13 @@ export const deadLetters = pgTable(
   },
   (table) => [index('dead_letters_run_idx').on(table.runId, table.pageSeq)],
 );
+
+/**
+ * The (source, kind) pairs whose rows were stored before composite keys escaped their parts
+ * (migration 0017) and may hold a key written otherwise now: a starting worker rekeys them from
+ * their payloads by the config's key (rekeyCompositeKeys), then removes the pair.
+ */
+export const compositeKeyRekeys = pgTable('composite_key_rekeys', {
+  source: text('source').notNull(),
+  kind: text('kind').notNull(),
+}, (table) => [primaryKey({ columns: [table.source, table.kind] })]);

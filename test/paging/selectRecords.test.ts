@@ -24,6 +24,11 @@ describe('selectRecords', () => {
     expect(selectRecords({ similar: [{ id: 'a2' }] }, selector('similar', ['$query', 'id']), 'Abba', 'music').keys).toEqual(['Abba|a2']);
   });
 
+  it('keys two records apart whose composite key parts differ only in where a "|" falls', () => {
+    const data = { items: [{ id: 'a|b', v: 'c' }, { id: 'a', v: 'b|c' }] };
+    expect(selectRecords(data, selector('items', ['id', 'v']), undefined, 'music').keys).toEqual(['a\\|b|c', 'a|b\\|c']);
+  });
+
   it('rejects a page without the configured path, naming what data has', () => {
     expect(() => selectRecords({ other: [] }, selector('items'), undefined, 'music')).toThrow(/no records at data.items \(data has: other\)/);
   });

@@ -84,6 +84,23 @@ describe('migrations', () => {
     }
   });
 
+  it('list for rekeying each (source, kind) with a stored key holding a "|" or a "\\", and no other', async () => {
+    const database = await databaseBefore('0017_composite_key_rekeys');
+    try {
+      const rows = [['s', 'pipe', 'a|b|c'], ['s', 'slash', 'a\\b|c'], ['s', 'plain', 'abc'], ['t', 'pipe', 'a|b']];
+      for (const [source, kind, key] of rows) {
+        await database.pool.query(`insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id) values ($1, $2, $3, '{}', 'h', gen_random_uuid(), gen_random_uuid())`, [source, kind, key]);
+      }
+
+      await migrateDatabase(database.url);
+
+      const { rows: listed } = await database.pool.query('select source, kind from composite_key_rekeys order by source, kind');
+      expect(listed).toEqual([{ source: 's', kind: 'pipe' }, { source: 's', kind: 'slash' }, { source: 't', kind: 'pipe' }]);
+    } finally {
+      await database.drop();
+    }
+  });
+
   describe('applied to an empty database', () => {
     let database: TestDatabase;
     beforeAll(async () => {
