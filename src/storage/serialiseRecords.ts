@@ -1,6 +1,7 @@
 import { stringifyJson } from '../config/exactJson.js';
 import { NUL_ESCAPE } from './nulChars.js';
 import { PayloadLines } from './PayloadLines.js';
+import { storedKey } from './storedKey.js';
 
 /** A record that cannot be stored as it is, and why. */
 export interface InvalidRecord {
@@ -20,6 +21,7 @@ export interface InvalidRecord {
  * JSON strings as array elements.
  */
 export interface SerialisedRecords {
+  /** As `records.key` holds them: a key too long for an index entry as its digest (see storedKey). */
   keys: string[];
   hashes: string[];
   /** Newline-separated JSON documents in UTF-8, in key order; null when there are none. */
@@ -80,7 +82,7 @@ export function serialiseRecords(keys: readonly string[], items: readonly unknow
         return backslashes;
       });
     }
-    outKeys.push(key);
+    outKeys.push(storedKey(key));
     hashes.push(payloads.add(payload));
   }
   return { keys: outKeys, hashes, payloads: payloads.finish(), invalid, collapsed: keys.length - count, nulsRemoved, filtered };
