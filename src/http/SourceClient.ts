@@ -7,7 +7,7 @@ import type { SourceConfig } from '../config/schema.js';
 import { SecretScrubber } from '../observability/SecretScrubber.js';
 import { requestAuthOf } from './auth/authStyles.js';
 import type { RequestAuth } from './auth/RequestAuth.js';
-import { codeKindOf, envelopeError, excerptOf, readResponse, type Envelope, type ReadResponse } from './envelope.js';
+import { codeKindOf, envelopeError, excerptOf, readResponse, refuseDeepBody, type Envelope, type ReadResponse } from './envelope.js';
 import type { ResponseShape } from './responses/ResponseShape.js';
 import { responseShapeOf } from './responses/responsePresets.js';
 import { parseRetryAfter } from './retryAfter.js';
@@ -168,6 +168,7 @@ export class SourceClient {
     // An upstream may echo the key (an error quoting the request): nothing it says keeps it.
     const raw = this.secrets.scrub(text);
     if (statusCode < 200 || statusCode >= 300) throw this.statusError(statusCode, headers, raw);
+    refuseDeepBody(raw, this.name, `${this.origin}${paths.shown}`, statusCode);
     const read = readResponse(raw, this.shape, this.name, statusCode);
     // Decoded, the message may show a secret its JSON escaped past the scrub of the raw text.
     read.envelope.message = this.secrets.scrub(read.envelope.message);

@@ -12,6 +12,8 @@ export type UpstreamErrorKind =
   | 'rejected'
   | 'redirect'
   | 'too_large'
+  /** The body nests deeper than feedsync parses and Postgres stores (see MAX_BODY_DEPTH). */
+  | 'too_deep'
   /** The body is not JSON or not the envelope (often truncated or garbled in transit). */
   | 'malformed';
 

@@ -1,5 +1,6 @@
 import { getPath } from '../config/dotPath.js';
 import { isExactNumber, parseJson, scalarText, stringifyJson } from '../config/exactJson.js';
+import { depthBeyond, MAX_BODY_DEPTH } from '../config/jsonDepth.js';
 import type { ResponseShape } from './responses/ResponseShape.js';
 import { UpstreamError, type UpstreamErrorKind } from './UpstreamError.js';
 
@@ -31,6 +32,15 @@ function describeBody(body: unknown): string {
   if (body === null || typeof body !== 'object' || isExactNumber(body)) return stringifyJson(body);
   const keys = Object.keys(body);
   return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
+}
+
+/**
+ * A `too_deep` error, not retried, for a body nested past MAX_BODY_DEPTH: refused before it is
+ * parsed (lossless-json recurses, and overflows the stack) or stored (Postgres's json input too).
+ */
+export function refuseDeepBody(raw: string, source: string, page: string, status: number): void {
+  const depth = depthBeyond(raw, MAX_BODY_DEPTH);
+  if (depth !== undefined) throw new UpstreamError('too_deep', `the body of ${page} is nested ${depth} levels deep, past the ${MAX_BODY_DEPTH} a page may nest`, { source, status });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { stringifyJson } from '../config/exactJson.js';
+import { depthBeyond, MAX_RECORD_DEPTH } from '../config/jsonDepth.js';
 import { NUL_ESCAPE } from './nulChars.js';
 import { PayloadLines } from './PayloadLines.js';
 import { storedKey } from './storedKey.js';
@@ -44,7 +45,7 @@ const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(d[89a-f][0-9a-f]{2})/i;
 /**
  * Serialises and hashes each record. Of repeated keys within a page the last wins (one statement
  * cannot touch a row twice); NULs are removed from payloads; a record Postgres would refuse
- * (a lone surrogate, a NUL in its key, nesting too deep to serialise) is left out and described.
+ * (a lone surrogate, a NUL in its key, nesting too deep) is left out and described.
  */
 /** `filtered`: how many records of the page `records.skip` left out before these, carried to the run's count. */
 export function serialiseRecords(keys: readonly string[], items: readonly unknown[], filtered = 0): SerialisedRecords {
@@ -94,5 +95,7 @@ function refusal(key: string, payload: string): string | undefined {
   if (LONE_SURROGATE.test(key)) return 'its key holds a lone UTF-16 surrogate, which Postgres text cannot';
   const surrogate = payload.includes('\\u') ? LONE_SURROGATE_ESCAPE.exec(payload) : null;
   if (surrogate) return `it holds a lone UTF-16 surrogate (\\u${surrogate[1]}), which Postgres jsonb cannot`;
+  const depth = depthBeyond(payload, MAX_RECORD_DEPTH);
+  if (depth !== undefined) return `it is nested ${depth} levels deep, past the ${MAX_RECORD_DEPTH} a record may nest (Postgres jsonb refuses deep nesting)`;
   return undefined;
 }

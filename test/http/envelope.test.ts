@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { responseErrorsSchema, responseSchema } from '../../src/config/responseSchema.js';
 import { scalarText } from '../../src/config/exactJson.js';
-import { envelopeError, readResponse } from '../../src/http/envelope.js';
+import { MAX_BODY_DEPTH } from '../../src/config/jsonDepth.js';
+import { envelopeError, readResponse, refuseDeepBody } from '../../src/http/envelope.js';
 import { responseShapeOf } from '../../src/http/responses/responsePresets.js';
 
 const errors = responseErrorsSchema.parse({});
@@ -29,6 +30,20 @@ describe('readResponse with the envelope preset', () => {
 
   it('names a body that is a number beyond 2^53 by its exact text', () => {
     expect(() => readResponse('9007199254740993', envelope, 'music', 200)).toThrow('expected a status at "status"; the body is 9007199254740993');
+  });
+});
+
+describe('refuseDeepBody', () => {
+  const deepBody = (depth: number) => `{"status":"success","data":${'['.repeat(depth - 1)}1.50${']'.repeat(depth - 1)}}`;
+
+  it('refuses a body nested past MAX_BODY_DEPTH as too_deep, naming the page and the depth, not retried', () => {
+    expect(() => refuseDeepBody(deepBody(20_000), 'music', 'https://api.example/tracks?page=3', 200)).toThrow(
+      expect.objectContaining({ kind: 'too_deep', retryable: false, message: `music: the body of https://api.example/tracks?page=3 is nested 20000 levels deep, past the ${MAX_BODY_DEPTH} a page may nest (HTTP 200)` }) as Error,
+    );
+  });
+
+  it('lets a body nested no deeper than MAX_BODY_DEPTH through', () => {
+    expect(() => refuseDeepBody(deepBody(MAX_BODY_DEPTH), 'music', 'https://api.example/tracks', 200)).not.toThrow();
   });
 });
 

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/config/exactJson.js';
+import { MAX_RECORD_DEPTH } from '../../src/config/jsonDepth.js';
 import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
 
 /** The records' payloads as text. */
@@ -53,6 +54,14 @@ describe('serialiseRecords', () => {
     cyclic.self = cyclic;
     const records = serialiseRecords(['c'], [cyclic]);
     expect(records.invalid).toMatchObject([{ index: 0, key: 'c', raw: null, reason: expect.stringMatching(/^it cannot be written as JSON \(Converting circular structure/) as string }]);
+  });
+
+  it('leaves out a record nested past MAX_RECORD_DEPTH, saying how deep, and keeps the rest', () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < MAX_RECORD_DEPTH; level++) deep = [deep];
+    const records = serialiseRecords(['deep', 'flat'], [{ v: deep }, { v: 1 }]);
+    expect(records.keys).toEqual(['flat']);
+    expect(records.invalid).toMatchObject([{ index: 0, key: 'deep', reason: `it is nested ${MAX_RECORD_DEPTH + 1} levels deep, past the ${MAX_RECORD_DEPTH} a record may nest (Postgres jsonb refuses deep nesting)` }]);
   });
 
   it('writes a record parsed exactly with its numbers as the upstream wrote them, and hashes that text', () => {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_DEPTH, MAX_RECORD_DEPTH } from '../../src/config/jsonDepth.js';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
@@ -95,11 +96,20 @@ describe('records Postgres cannot take', () => {
     expect(lines.filter((line) => line.includes('page records not stored as sent'))).toHaveLength(1);
   });
 
-  it('include a record nested too deep to write as JSON, named rather than a bare stack overflow', async () => {
-    const page = servePage(['{"id":"ok","v":1}', deep(20_000)]);
-    const { summary } = await sync(page);
+  it('include a record nested too deep, named with its depth rather than a bare stack overflow', async () => {
+    const page = servePage(['{"id":"ok","v":1}', deep(MAX_RECORD_DEPTH)]);
+    const { summary } = await sync(page, 'fail');
     expect(summary.status).toBe('failed');
-    expect(summary.error?.message).toMatch(/^hostile: record 1 \(key "deep"\) at data\.items cannot be stored: it cannot be written as JSON \(Maximum call stack size exceeded\)/);
+    expect(summary.error?.message).toMatch(new RegExp(`^hostile: record 1 \\(key "deep"\\) at data\\.items cannot be stored: it is nested ${MAX_RECORD_DEPTH + 1} levels deep`));
+  });
+
+  it('with onInvalid: skip, keep a record nested too deep in dead_letters with its key and depth, and store the rest of its page', async () => {
+    const page = servePage(['{"id":"beside-deep","v":1}', deep(MAX_RECORD_DEPTH)]);
+    const { summary } = await sync(page, 'skip');
+    expect(summary.status).toBe('succeeded');
+    expect(await storedKeys(summary.runId)).toEqual(['beside-deep']);
+    const { rows } = await database.pool.query<{ key: string; reason: string }>('select key, reason from dead_letters where run_id = $1', [summary.runId]);
+    expect(rows).toMatchObject([{ key: 'deep', reason: expect.stringContaining(`nested ${MAX_RECORD_DEPTH + 1} levels deep`) as string }]);
   });
 
   it('include a record whose key holds a NUL, kept with U+FFFD in its dead letter', async () => {
@@ -108,6 +118,25 @@ describe('records Postgres cannot take', () => {
     expect(summary.status).toBe('succeeded');
     const { rows } = await database.pool.query<{ key: string; reason: string }>('select key, reason from dead_letters where run_id = $1', [summary.runId]);
     expect(rows).toEqual([{ key: 'a\ufffdb', reason: 'its key holds a NUL character, which Postgres text cannot' }]);
+  });
+});
+
+describe('pages nested too deep', () => {
+  it('fail their run as too_deep before the database, naming the page and the depth', async () => {
+    const page = servePage([deep(20_000)]);
+    const { summary } = await sync(page, 'skip');
+    expect(summary).toMatchObject({ status: 'failed', final: true, error: { kind: 'too_deep' } });
+    expect(summary.error?.message).toBe(`hostile: the body of ${upstreamUrl}/api?q=${page}&limit=100&page=1 is nested 20004 levels deep, past the ${MAX_BODY_DEPTH} a page may nest (HTTP 200)`);
+  });
+
+  it('are stored when nested MAX_BODY_DEPTH deep, even when a number makes lossless-json parse them', async () => {
+    // The body's object, data's object, the items' list and the record's object hold the rest.
+    const levels = MAX_BODY_DEPTH - 4;
+    const page = servePage([`{"id":"at-limit","v":${'['.repeat(levels)}1.50${']'.repeat(levels)}}`]);
+    const { summary } = await sync(page, 'skip');
+    expect(summary.status).toBe('succeeded');
+    const { rows } = await database.pool.query<{ body: string }>('select b.body::text as body from envelopes e join page_bodies b using (content_hash) where e.run_id = $1', [summary.runId]);
+    expect(rows).toEqual([{ body: bodies.get(page) }]);
   });
 });
 
