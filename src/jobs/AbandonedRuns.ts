@@ -1,8 +1,8 @@
-import type { Job } from 'bullmq';
 import type { Logger } from '../observability/logger.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { RunStore } from '../storage/RunStore.js';
 import { isEnded, type NoticeToQueue, type RunOutcome, type RunState } from '../storage/runState.js';
+import { CrashedTooOftenError } from '../sync/runFailures.js';
 
 export interface AbandonedRunsOptions {
   store: RunStore;
@@ -58,12 +58,13 @@ export function stalledTooOften(error: Error): boolean {
 
 /**
  * Why BullMQ failed a run's job for good without the run recording it: its worker crashed more
- * often than worker.maxCrashes allows, or the run's own last failure could not be recorded.
+ * often than worker.maxCrashes allows (the crash BullMQ saw last was never claimed after, so the
+ * row has not counted it), or the run's own last failure could not be recorded.
  */
-export function abandonedOutcome(run: RunState, job: Pick<Job, 'stalledCounter'>, error: Error, maxCrashes: number): RunOutcome {
+export function abandonedOutcome(run: RunState, error: Error, maxCrashes: number): RunOutcome {
   if (stalledTooOften(error)) {
-    const error = `the run's worker crashed more than worker.maxCrashes (${maxCrashes}) times; it stopped after page ${run.pages}`;
-    return { status: 'failed', errorKind: 'crashed_too_often', error, crashes: job.stalledCounter };
+    const { kind, message } = new CrashedTooOftenError(maxCrashes, run.pages);
+    return { status: 'failed', errorKind: kind, error: message, crashes: run.crashes + 1 };
   }
   return { status: 'failed', errorKind: run.errorKind ?? 'abandoned', error: run.error ?? error.message };
 }

@@ -144,7 +144,7 @@ export class RunReconciler {
   /** A job BullMQ failed for good while its run stayed unfinished (the process closing it died). */
   private async closeFailedJob(run: IdleRun, job: Job<SyncJobData, SyncJobResult>): Promise<boolean> {
     const error = new Error(job.failedReason || 'the queue job failed');
-    const closed = await this.abandoned.close(run.runKey, (current) => abandonedOutcome(current, job, error, this.runtime.config.worker.maxCrashes));
+    const closed = await this.abandoned.close(run.runKey, (current) => abandonedOutcome(current, error, this.runtime.config.worker.maxCrashes));
     return closed !== undefined;
   }
 }

@@ -88,7 +88,8 @@ export class SyncWorker {
       lockDuration: settings.lockDurationMs,
       stalledInterval: settings.stalledIntervalMs,
       // BullMQ never resets a job's stall count: left at its default of 1, any two crashes in a long
-      // run's life would fail it, although it resumes from its checkpoint.
+      // run's life would fail it, although it resumes from its checkpoint. The run's row counts
+      // them too (claimRuns), past a job queued again after Redis lost its data: syncQuery stops it there.
       maxStalledCount: settings.maxCrashes,
       autorun: false,
     });
@@ -103,7 +104,7 @@ export class SyncWorker {
       // BullMQ's own verdict, not the run's: this also sees what never reached syncQuery's decision
       // (a stall, a lost lock, a finish that could not be written).
       const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || stalledTooOften(error);
-      if (final) void this.abandoned.close(job.data.runKey, (run) => abandonedOutcome(run, job, error, settings.maxCrashes));
+      if (final) void this.abandoned.close(job.data.runKey, (run) => abandonedOutcome(run, error, settings.maxCrashes));
     });
   }
 
@@ -179,7 +180,7 @@ export class SyncWorker {
     let progressAt = performance.now();
     const summary = await handingBackTakeOvers(job, token, () => syncQuery(
       query,
-      runIdentityOf(query, data.runKey, { id: data.runId, scheduledFor: data.scheduledFor ? new Date(data.scheduledFor) : undefined, tickId: data.tickId, crashes: job.stalledCounter }),
+      runIdentityOf(query, data.runKey, { id: data.runId, scheduledFor: data.scheduledFor ? new Date(data.scheduledFor) : undefined, tickId: data.tickId }),
       {
         store,
         client: sources.client(query.sourceName),
@@ -188,6 +189,7 @@ export class SyncWorker {
         noticeFor: this.runtime.noticeFor,
         signal: this.shutdown.signal,
         databaseOutageMs: config.worker.databaseOutageMs,
+        maxCrashes: config.worker.maxCrashes,
         attempts: { made: job.attemptsMade, allowed: job.opts.attempts ?? 1 },
         onPage: (progress) => {
           metrics?.pageStored(query.sourceName, query.records.kind, progress.pageCounts);

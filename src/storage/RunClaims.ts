@@ -40,7 +40,7 @@ export class RunClaims {
   }
 
   private async claimBatch(identities: readonly RunIdentity[]): Promise<(ClaimedRunRow | undefined)[]> {
-    const params = columnsOf<RunIdentity, ClaimRunsParams>(identities, (identity) => ({ ...identityColumns(identity), crashes: identity.crashes ?? 0 }));
+    const params = columnsOf<RunIdentity, ClaimRunsParams>(identities, identityColumns);
     const { rows } = await this.pool.query<ClaimedRunRow>(claimRuns.with(params));
     if (rows[0]) this.clock.observe(rows[0].now);
     const byKey = new Map(rows.map((row) => [row.run_key, row]));
@@ -49,7 +49,7 @@ export class RunClaims {
 }
 
 /** A run's identity as the columns of the statements that create runs (claimRuns, insertTickRuns). */
-export function identityColumns(identity: RunIdentity): { [Column in keyof Omit<ClaimRunsParams, 'crashes'>]: ClaimRunsParams[Column][number] } {
+export function identityColumns(identity: RunIdentity): { [Column in keyof ClaimRunsParams]: ClaimRunsParams[Column][number] } {
   return {
     ids: identity.id ?? null,
     runKeys: identity.runKey,

@@ -15,8 +15,6 @@ export interface RunIdentity {
   tickId?: string;
   /** A fan-out query's value for this run. */
   value?: string;
-  /** Times the run's worker has crashed so far (its queue job stalled); recorded as the run is claimed. */
-  crashes?: number;
 }
 
 /** A run that has ended for good: nothing writes its status again. */

@@ -10,6 +10,16 @@ export class QueryChangedError extends Error {
   readonly kind = 'query_changed';
 }
 
+/** A run whose worker crashed more often than worker.maxCrashes allows: it is not taken up again. */
+export class CrashedTooOftenError extends Error {
+  override readonly name = 'CrashedTooOftenError';
+  readonly kind = 'crashed_too_often';
+
+  constructor(maxCrashes: number, pages: number) {
+    super(`the run's worker crashed more than worker.maxCrashes (${maxCrashes}) times; it stopped after page ${pages}`);
+  }
+}
+
 /** The sync was interrupted by shutdown between pages; nothing is lost, the run resumes later. */
 export class SyncInterruptedError extends Error {
   override readonly name = 'SyncInterruptedError';
@@ -32,7 +42,7 @@ const MAX_ERROR_CHARS = 2_000;
 /** Whether a failure is worth another attempt: passing upstream faults and lost races are. */
 export function isRetryable(error: Error): boolean {
   if (error instanceof UpstreamError || error instanceof RecordShapeError) return error.retryable;
-  if (error instanceof QueryChangedError || error instanceof PagingStyleError) return false;
+  if (error instanceof QueryChangedError || error instanceof PagingStyleError || error instanceof CrashedTooOftenError) return false;
   const database = databaseFailureOf(error);
   // Storage faults (Postgres restarting) are worth retrying; data the database rejects is not.
   return database === undefined || !isPermanentDatabaseFailure(database);
@@ -56,7 +66,12 @@ export function failureOf(thrown: unknown, interrupted: boolean, pages: number):
 
 export function recordOf(failure: Error): FailureRecord {
   const database = databaseFailureOf(failure);
-  const kind = failure instanceof UpstreamError || failure instanceof RecordShapeError || failure instanceof QueryChangedError ? failure.kind : database ? `database_${database.code}` : failure.name;
+  const kind =
+    failure instanceof UpstreamError || failure instanceof RecordShapeError || failure instanceof QueryChangedError || failure instanceof CrashedTooOftenError
+      ? failure.kind
+      : database
+        ? `database_${database.code}`
+        : failure.name;
   // Drizzle's own message quotes every parameter (a whole page): keep the database's reason only.
   // Text columns cannot hold U+0000, which an upstream's message may.
   const message = withoutNulChars(database ? `database: ${database.message}` : failure.message).slice(0, MAX_ERROR_CHARS);

@@ -1,8 +1,8 @@
 import type { ResolvedQuery } from '../config/resolveQuery.js';
 import type { RunIdentity } from '../storage/runState.js';
 
-/** What only a run's caller knows of it: its id chosen up front, its schedule and tick, its worker's crashes so far. */
-export type RunCircumstances = Pick<RunIdentity, 'id' | 'scheduledFor' | 'tickId' | 'crashes'>;
+/** What only a run's caller knows of it: its id chosen up front, its schedule and tick. */
+export type RunCircumstances = Pick<RunIdentity, 'id' | 'scheduledFor' | 'tickId'>;
 
 /** Who a run of `query` is under `runKey`, as it is claimed and recorded: the query as sent (never a key) and its fan-out value. */
 export function runIdentityOf(query: ResolvedQuery, runKey: string, circumstances: RunCircumstances = {}): RunIdentity {

@@ -16,7 +16,7 @@ import { PagesAhead } from './PagesAhead.js';
 import { preparePages } from './preparePages.js';
 import { recordsDerivation } from './recordsDerivation.js';
 import { incrementalStart, type RunCheckpoint } from './RunCheckpoint.js';
-import { failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
+import { CrashedTooOftenError, failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
 import { RunProgress } from './RunProgress.js';
 import { shortfallOf, type PagingEnd, type RunStopReason, type Shortfall } from './runShortfall.js';
 
@@ -48,6 +48,8 @@ export interface SyncQueryOptions {
   signal?: AbortSignal;
   /** How long a database outage is waited out, at each claim, page store or finish, before it fails the attempt (default 0). */
   databaseOutageMs?: number;
+  /** Crashes of the run's holders (counted by its claims) past which it fails for good instead of going on; absent: no limit. */
+  maxCrashes?: number;
 }
 
 export interface RunSummary {
@@ -91,6 +93,7 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
     return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
   }
   const progress = new RunProgress(run);
+  if (options.maxCrashes !== undefined && run.crashes > options.maxCrashes) return fail(context, progress, new CrashedTooOftenError(options.maxCrashes, run.pages));
   if (run.pages > 0 && run.queryKey !== query.queryKey) {
     // The config changed under a half-done run: its checkpoint belongs to another query.
     return fail(context, progress, new QueryChangedError(`the query of this run changed in the config after page ${run.pages}; start a new run`));

@@ -93,8 +93,33 @@ function reconcilerFor(config: Config, queues: Queues, idleForMs = 0, tickNotice
 
 const runRow = (id: string) =>
   database.pool
-    .query<{ status: string; pages: number; error_kind: string | null; error: string | null }>('select status, pages, error_kind, error from sync_runs where id = $1', [id])
+    .query<{ status: string; pages: number; crashes: number; error_kind: string | null; error: string | null }>('select status, pages, crashes, error_kind, error from sync_runs where id = $1', [id])
     .then((r) => r.rows[0]);
+
+/**
+ * A run whose holders were killed twice (each taking it up found it still running: two crashes),
+ * the last one's queue job then lost with Redis's data and queued again by a sweep: a new job,
+ * which BullMQ has seen stall never. Returns the run's id.
+ */
+async function runCrashedTwiceThenRequeued(config: Config, queues: Queues): Promise<string> {
+  const runKey = queuedRunKey('artists', 0, randomUUID());
+  const runId = await runWithoutJob(config, runKey);
+  const store = openRunStore(database.db);
+  const identity = runIdentityOf(queryOf(config, 'artists'), runKey, { id: runId });
+  for (let holder = 0; holder < 3; holder++) await store.claims.claim(identity);
+  expect(await runRow(runId)).toMatchObject({ status: 'running', crashes: 2 });
+  expect(await reconcilerFor(config, queues).sweep()).toEqual({ requeued: [runKey], closed: [] });
+  const job = await queues.sync.getJob(runKey);
+  expect({ stalled: job?.stalledCounter, attempts: job?.attemptsMade }).toEqual({ stalled: 0, attempts: 0 });
+  return runId;
+}
+
+/** A worker process on `config`, its own sweeps off (the test sweeps). */
+async function startWorker(config: Config): Promise<void> {
+  const feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+  closers.push(() => feedsync.close());
+  await feedsync.start();
+}
 
 describe('RunReconciler', () => {
   it('in a worker process, queues again by itself a run whose queue job is gone, and the run resumes from its checkpoint to the end', async () => {
@@ -111,6 +136,29 @@ describe('RunReconciler', () => {
     // Pages 1 and 2 once, before the loss; the rest after it, with none fetched twice.
     expect(rows[0]!.pages.map(Number)).toEqual(rows[0]!.seqs);
     expect(rows[0]!.seqs.length).toBe(Math.ceil((await artistSearchTotal(simulator, 'a')) / 50));
+  });
+
+  it('goes on counting the crashes of a run whose queue job Redis lost, from its row, not from the new job', async () => {
+    const config = configWith({ reconcileIntervalMs: 0, maxCrashes: 5 });
+    const runId = await runCrashedTwiceThenRequeued(config, openTestQueues(config));
+    await startWorker(config);
+    // The new job's first holder finds the run still running: the third crash.
+    const ended = await waitFor('the run to end', async () => ((await runRow(runId))?.status === 'running' ? undefined : runRow(runId)), 30_000);
+    expect(ended).toMatchObject({ status: 'succeeded', crashes: 3 });
+  });
+
+  it('fails as crashed_too_often a run whose queue job Redis lost, once its row counts more crashes than worker.maxCrashes', async () => {
+    const jobNotices = configWith({ reconcileIntervalMs: 0, maxCrashes: 2 });
+    // Notices of runs: this run has no tick to announce it.
+    const config: Config = { ...jobNotices, webhook: { ...jobNotices.webhook!, notices: 'run' } };
+    const queues = openTestQueues(config);
+    const runId = await runCrashedTwiceThenRequeued(config, queues);
+    await startWorker(config);
+    const ended = await waitFor('the run to end', async () => ((await runRow(runId))?.status === 'running' ? undefined : runRow(runId)), 30_000);
+    expect(ended).toMatchObject({ status: 'failed', pages: 2, crashes: 3, error_kind: 'crashed_too_often' });
+    expect(ended.error).toBe("the run's worker crashed more than worker.maxCrashes (2) times; it stopped after page 2");
+    const { rows } = await database.pool.query<{ type: string }>('select type from notices where run_id = $1', [runId]);
+    expect(rows).toEqual([{ type: 'sync.failed' }]);
   });
 
   it('queues the run under its run key with its run id, once however many sweeps find it', async () => {

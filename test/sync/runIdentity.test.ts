@@ -25,7 +25,7 @@ describe('runIdentityOf', () => {
 
   it('carries a fan-out run’s value and what its caller knows of the run', () => {
     const tickId = '5b6f7a8c-1d2e-4f3a-9b8c-7d6e5f4a3b2c';
-    const identity = runIdentityOf(resolveQuery(config, findJob(config, 'listens'), 0, 'us-0001'), 'tick/listens/0/us-0001', { tickId, crashes: 2 });
-    expect(identity).toMatchObject({ value: 'us-0001', tickId, crashes: 2, query: { q: null, params: { method: 'user.getRecentTracks', user: 'us-0001' } } });
+    const identity = runIdentityOf(resolveQuery(config, findJob(config, 'listens'), 0, 'us-0001'), 'tick/listens/0/us-0001', { tickId, scheduledFor: new Date('2026-03-01T00:00:00Z') });
+    expect(identity).toMatchObject({ value: 'us-0001', tickId, scheduledFor: new Date('2026-03-01T00:00:00Z'), query: { q: null, params: { method: 'user.getRecentTracks', user: 'us-0001' } } });
   });
 });

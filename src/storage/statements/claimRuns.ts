@@ -15,7 +15,6 @@ export interface ClaimRunsParams {
   scheduledFors: (Date | null)[];
   tickIds: (string | null)[];
   values: (string | null)[];
-  crashes: number[];
 }
 
 /** A run as claimRuns returns it, with the database's clock at the claim. */
@@ -23,22 +22,25 @@ export type ClaimedRunRow = RunRow & { now: Date };
 
 /**
  * Inserts each run, or takes it up: a run queued with its tick starts (attempt 1, started now);
- * one that ran before goes on (attempt + 1, crashes as the queue counts them) unless it ended
- * (succeeded, partial, or failed for good). Returns the rows it wrote; a run that ended is not returned.
+ * one that ran before goes on (attempt + 1) unless it ended (succeeded, partial, or failed for
+ * good). A run found `running` was left so by a holder that never recorded stopping (killed, or
+ * its queue job lost): that is one more crash, counted here in the run's row, whatever the queue
+ * remembers (a Redis that lost its data starts its count again). Returns the rows it wrote; a run
+ * that ended is not returned.
  */
 export const claimRuns = new NamedStatement<ClaimRunsParams>(
-  'feedsync_claims_v7',
-  `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value, crashes)
-    select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value, crashes
+  'feedsync_claims_v8',
+  `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value)
+    select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value
     from unnest(:ids::uuid[], :runKeys::text[], :jobs::text[], :sources::text[], :queryIndexes::int[], :queryKeys::text[], :queries::jsonb[], :scheduledFors::timestamptz[],
-        :tickIds::uuid[], :values::text[], :crashes::int[])
-      as t(id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value, crashes)
+        :tickIds::uuid[], :values::text[])
+      as t(id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value)
     -- One order for every process, so that two batches never wait on each other's keys in a cycle.
     order by run_key
     on conflict (run_key) do update
       set attempt = case when s.status = 'queued' then s.attempt else s.attempt + 1 end,
         started_at = case when s.status = 'queued' then now() else s.started_at end,
-        crashes = greatest(s.crashes, excluded.crashes), status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
+        crashes = s.crashes + (s.status = 'running')::int, status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
       where s.status not in ('succeeded', 'partial', 'failed')
     returning ${RUN_COLUMNS}, now() as now`,
 );

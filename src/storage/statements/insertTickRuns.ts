@@ -1,7 +1,7 @@
 import { NamedStatement } from '../namedStatement.js';
 import type { ClaimRunsParams } from './claimRuns.js';
 
-export type InsertTickRunsParams = Omit<ClaimRunsParams, 'crashes'>;
+export type InsertTickRunsParams = ClaimRunsParams;
 
 /** Creates a tick's runs as queued, in one statement however many; returns each run's id and key. */
 export const insertTickRuns = new NamedStatement<InsertTickRunsParams>(
