@@ -1,5 +1,6 @@
 import type { ConfigProblem } from './ConfigError.js';
 import type { Config } from './schema.js';
+import { secretParamWarnings } from './secretParams.js';
 
 interface JobKinds {
   records?: { kind?: unknown };
@@ -18,9 +19,14 @@ export function producedKinds(jobs: readonly JobKinds[]): Set<string> {
   return kinds;
 }
 
-/** Settings that work but are likely a mistake: reported, never refused. */
-export function configWarnings(config: Pick<Config, 'kinds'>, produced: ReadonlySet<string>): ConfigProblem[] {
-  return Object.keys(config.kinds)
+/**
+ * Settings that work but are likely a mistake: reported, never refused. Credentials put in params
+ * are looked for when the config at hand has its sources and jobs (not the analytics sections alone).
+ */
+export function configWarnings(config: Pick<Config, 'kinds'> & Partial<Pick<Config, 'sources' | 'jobs'>>, produced: ReadonlySet<string>): ConfigProblem[] {
+  const unstored = Object.keys(config.kinds)
     .filter((kind) => !produced.has(kind))
     .map((kind) => ({ path: `kinds.${kind}`, message: `no job stores records of kind "${kind}" (stored kinds: ${[...produced].sort().join(', ') || 'none'}); its view will stay empty` }));
+  const { sources, jobs } = config;
+  return sources && jobs ? [...unstored, ...secretParamWarnings({ sources, jobs })] : unstored;
 }

@@ -4,7 +4,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
 import { authSecrets } from '../config/authSchema.js';
 import type { SourceConfig } from '../config/schema.js';
-import { SecretScrubber } from '../observability/SecretScrubber.js';
+import { isSecretParam, MASKED, maskedParams } from '../config/secretParams.js';
+import { SecretScrubber, type ScrubTally } from '../observability/SecretScrubber.js';
 import { requestAuthOf } from './auth/authStyles.js';
 import type { RequestAuth } from './auth/RequestAuth.js';
 import { codeKindOf, envelopeError, excerptOf, readResponse, refuseDeepBody, type Envelope, type ReadResponse } from './envelope.js';
@@ -19,9 +20,6 @@ export interface PageRequest {
   /** Absolute, or relative to the endpoint; refused unless on `baseUrl`'s origin. */
   nextUrl?: string;
 }
-
-/** Shown in place of a key sent in the query string. */
-export const MASKED = '***';
 
 /** One page as received: the raw body is kept so it is stored without re-serialising. */
 export interface FetchedPage {
@@ -40,6 +38,8 @@ export interface FetchedPage {
   contentHash: string;
   envelope: Envelope;
   latencyMs: number;
+  /** Occurrences of a secret the upstream echoed, scrubbed out of what it sent. */
+  secretsScrubbed: number;
 }
 
 /** Keep-alive connections to an upstream unless the client is told otherwise (SourceRegistry sizes them for a worker). */
@@ -114,20 +114,26 @@ export class SourceClient {
     return `${url.pathname}${url.search}`;
   }
 
-  /** The path to send (with the key, when it goes in the query string) and the one to show (key masked). */
+  /**
+   * The path to send (with the key, when it goes in the query string) and the one to show (the key
+   * and any credential put in params masked).
+   */
   private pathsOf(request: PageRequest): { sent: string; shown: string } {
+    const secretParams = Object.fromEntries(Object.entries(request.params).filter(([name]) => isSecretParam(name)));
+    const masked = this.authInQuery || Object.keys(secretParams).length > 0;
     if (request.nextUrl === undefined) {
       const sent = this.pathFor(this.authInQuery ? { ...request.params, ...this.auth.queryParams } : request.params);
-      return { sent, shown: this.authInQuery ? this.pathFor({ ...request.params, ...this.maskedAuthParams }) : sent };
+      return { sent, shown: masked ? this.pathFor({ ...maskedParams(request.params), ...this.maskedAuthParams }) : sent };
     }
-    // A next-page URL a response gave: on baseUrl's origin or refused; its own copy of a key replaced.
+    // A next-page URL a response gave: on baseUrl's origin or refused; its own copy of a key (masked
+    // when the body was scrubbed) replaced by the key.
     const url = new URL(this.sameOriginPath(request.nextUrl), this.origin);
     const withParams = (params: Readonly<Record<string, string>>) => {
       for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
       return `${url.pathname}${url.search}`;
     };
-    const sent = withParams(this.auth.queryParams);
-    return { sent, shown: this.authInQuery ? withParams(this.maskedAuthParams) : sent };
+    const sent = withParams({ ...secretParams, ...this.auth.queryParams });
+    return { sent, shown: masked ? withParams({ ...maskedParams(secretParams), ...this.maskedAuthParams }) : sent };
   }
 
   /** `target` resolved against `base`, refused unless on `baseUrl`'s origin: `//host`, `/\host` or an absolute URL can leave it, and the key goes with every request. */
@@ -165,23 +171,31 @@ export class SourceClient {
     const { statusCode, headers, body } = await this.receive(paths.sent);
     const latencyMs = performance.now() - started;
     const text = body.toString('utf8');
-    // An upstream may echo the key (an error quoting the request): nothing it says keeps it.
-    const raw = this.secrets.scrub(text);
-    if (statusCode < 200 || statusCode >= 300) throw this.statusError(statusCode, headers, raw);
-    refuseDeepBody(raw, this.name, `${this.origin}${paths.shown}`, statusCode);
-    const read = readResponse(raw, this.shape, this.name, statusCode);
-    // Decoded, the message may show a secret its JSON escaped past the scrub of the raw text.
-    read.envelope.message = this.secrets.scrub(read.envelope.message);
-    if (!read.ok) throw envelopeError(read, this.shape, this.config.errors, this.name, statusCode, raw, (text) => this.secrets.scrubShown(text));
+    // An upstream may echo the key (an error quoting the request, a record): nothing it says keeps it.
+    const tally: ScrubTally = { replaced: 0 };
+    const raw = this.secrets.scrubJson(text, tally);
+    let read: ReadResponse;
+    try {
+      if (statusCode < 200 || statusCode >= 300) throw this.statusError(statusCode, headers, raw, tally);
+      refuseDeepBody(raw, this.name, `${this.origin}${paths.shown}`, statusCode);
+      read = readResponse(raw, this.shape, this.name, statusCode);
+      // Decoded, the message may show a secret its JSON escaped past the scrub of the raw text.
+      read.envelope.message = this.secrets.scrub(read.envelope.message, tally);
+      if (!read.ok) throw envelopeError(read, this.shape, this.config.errors, this.name, statusCode, raw, (text) => this.secrets.scrubShown(text, tally));
+    } catch (error) {
+      if (error instanceof UpstreamError) error.secretsScrubbed = tally.replaced;
+      throw error;
+    }
     const envelope: Envelope = read.envelope;
     const link = headers.link;
     return {
       url: `${this.origin}${paths.shown}`,
       // It may carry a key back (a next URL with the request's query), and it reaches the checkpoint.
-      link: link === undefined ? undefined : this.secrets.scrub(Array.isArray(link) ? link.join(', ') : link),
+      link: link === undefined ? undefined : this.secrets.scrub(Array.isArray(link) ? link.join(', ') : link, tally),
       ...storedBody(body, text, raw),
       envelope,
       latencyMs,
+      secretsScrubbed: tally.replaced,
     };
   }
 
@@ -244,21 +258,22 @@ export class SourceClient {
   }
 
   /** An error for a non-2xx answer: by the body's error code when the shape knows it (Last.fm's 403 with 29), else by HTTP status. */
-  private statusError(status: number, headers: Record<string, string | string[] | undefined>, raw: string): UpstreamError {
+  private statusError(status: number, headers: Record<string, string | string[] | undefined>, raw: string, tally: ScrubTally): UpstreamError {
     let read: ReadResponse | undefined;
     try {
       read = readResponse(raw, this.shape, this.name, status);
     } catch {
       read = undefined;
     }
-    const upstreamMessage = read ? this.secrets.scrub(read.envelope.message) || undefined : undefined;
-    const details = { source: this.name, status, upstreamMessage, excerpt: this.secrets.scrubShown(excerptOf(raw)), retryAfterMs: parseRetryAfter(headers['retry-after']) };
+    const upstreamMessage = read ? this.secrets.scrub(read.envelope.message, tally) || undefined : undefined;
+    // Scrubbed whole, then cut: cut first, a secret across the cut would keep its first part.
+    const details = { source: this.name, status, upstreamMessage, excerpt: excerptOf(this.secrets.scrubShown(raw, tally)), retryAfterMs: parseRetryAfter(headers['retry-after']) };
     const byCode = read && codeKindOf(read, this.shape);
     if (byCode) return new UpstreamError(byCode, `error code ${read!.errorCode}`, details);
     if (status === 429) return new UpstreamError('rate_limited', 'rate limited', details);
     if (status >= 500) return new UpstreamError('temporary', 'server error', details);
     if (status === 401 || status === 403) return new UpstreamError('auth', 'the API key was refused', details);
-    if (status >= 300 && status < 400) return new UpstreamError('redirect', `redirect to ${this.secrets.scrub(String(headers.location))} not followed`, details);
+    if (status >= 300 && status < 400) return new UpstreamError('redirect', `redirect to ${this.secrets.scrub(String(headers.location), tally)} not followed`, details);
     return new UpstreamError('rejected', 'request rejected', details);
   }
 

@@ -38,6 +38,8 @@ export class UpstreamError extends Error {
   readonly upstreamMessage: string | undefined;
   readonly excerpt: string | undefined;
   readonly retryAfterMs: number | undefined;
+  /** Occurrences of a secret the upstream echoed in its answer, scrubbed out (set by the client that read it). */
+  secretsScrubbed = 0;
 
   constructor(
     readonly kind: UpstreamErrorKind,

@@ -26,6 +26,8 @@ export interface PreparePagesOptions {
   signal: AbortSignal;
   onRetry?: (error: UpstreamError, retry: number, delayMs: number) => void;
   onRateLimitWait?: (waitedMs: number) => void;
+  /** Told how many secret occurrences each answer (a page, a retried error) had scrubbed out. */
+  onSecretsScrubbed?: (count: number) => void;
   /** See recordsDerivation. */
   derivation: string | null;
   /** Whether the run's next page will likely be proven stored unchanged: its records are then serialised only if needed. */
@@ -50,6 +52,7 @@ export function preparePages(options: PreparePagesOptions): PageSource {
         signal: dropped ? AbortSignal.any([options.signal, dropped]) : options.signal,
         onRetry: (error, retry, delayMs) => {
           log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
+          options.onSecretsScrubbed?.(error.secretsScrubbed);
           options.onRetry?.(error, retry, delayMs);
         },
         onRateLimitWait: options.onRateLimitWait,
@@ -63,6 +66,7 @@ export function preparePages(options: PreparePagesOptions): PageSource {
 function prepareFetched(options: PreparePagesOptions, at: PagePosition, page: number, fetched: FetchedPage): PreparedPage {
   const { query, paginator, log } = options;
   const { url, link, raw, bytes, contentHash, latencyMs, envelope } = fetched;
+  options.onSecretsScrubbed?.(fetched.secretsScrubbed);
   const selected = selectRecords(envelope.data, query.records, query.subject, query.sourceName);
   const advance = paginator.advance(at, { data: envelope.data, link, items: selected.items, keys: selected.keys, contentHash });
   let { items, keys } = selected;

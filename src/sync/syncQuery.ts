@@ -18,6 +18,7 @@ import { recordsDerivation } from './recordsDerivation.js';
 import { incrementalStart, type RunCheckpoint } from './RunCheckpoint.js';
 import { CrashedTooOftenError, failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
 import { RunProgress } from './RunProgress.js';
+import { ScrubbedSecrets } from './ScrubbedSecrets.js';
 import { shortfallOf, type PagingEnd, type RunStopReason, type Shortfall } from './runShortfall.js';
 
 export interface SyncProgress {
@@ -77,6 +78,7 @@ interface RunContext {
   log: Logger;
   options: SyncQueryOptions;
   started: number;
+  secrets: ScrubbedSecrets;
 }
 
 /**
@@ -87,7 +89,7 @@ interface RunContext {
 export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
   const run = await outlasting(options, options.logger, () => options.store.claims.claim(identity));
   const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
-  const context: RunContext = { query, run, log, options, started: performance.now() };
+  const context: RunContext = { query, run, log, options, started: performance.now(), secrets: new ScrubbedSecrets() };
   if (isEnded(run.status)) {
     log.info({ runKey: run.runKey, status: run.status }, 'run already ended; not running it again');
     return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
@@ -104,9 +106,11 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   } catch (error) {
     // Another process owns the run now; it records the outcome, not us.
     if (error instanceof RunTakenOverError) throw error;
+    context.secrets.addFailure(error);
     return fail(context, progress, failureOf(error, options.signal?.aborted ?? false, progress.pages));
   } finally {
     options.store.pages.forget(run.id);
+    context.secrets.warn(log);
   }
   return complete(context, progress, end);
 }
@@ -158,6 +162,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
     derivation: recordsDerivation(query),
     expectsProven: () => options.store.pages.expectsProven(run.id),
     onPrepared: bodiesAhead.prepared,
+    onSecretsScrubbed: (count) => context.secrets.add(count),
   });
   // Pages ahead download and are prepared while this one is stored, so the upstream, this
   // process and Postgres work at once.

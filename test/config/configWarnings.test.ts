@@ -13,6 +13,12 @@ describe('config warnings', () => {
     expect(configWarnings(config, producedKinds(config.jobs))).toEqual([{ path: 'kinds.albm', message: 'no job stores records of kind "albm" (stored kinds: artist); its view will stay empty' }]);
   });
 
+  it('warn of a credential put in params, with its path', () => {
+    const tree = validTree();
+    const config = parseConfig({ ...tree, jobs: [{ ...tree.jobs[0]!, params: { apikey: 'k-0123456789' } }] }, 'test config', { MUSIC_API_KEY: 'k' });
+    expect(configWarnings(config, producedKinds(config.jobs)).map((warning) => warning.path)).toEqual(['jobs[0].params.apikey']);
+  });
+
   it('take a kind set on the job or on the query as stored', () => {
     expect(producedKinds([{ records: { kind: 'a' }, queries: [{}, { records: { kind: 'b' } }] }])).toEqual(new Set(['a', 'b']));
   });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceSchema } from '../../src/config/schema.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
+import { SecretScrubber } from '../../src/observability/SecretScrubber.js';
 
 let server: Server;
 let baseUrl: string;
@@ -19,6 +20,8 @@ beforeAll(async () => {
         return reply(200, Buffer.concat([Buffer.from('{"status":"success","data":{"items":[{"id":"a","name":"x'), Buffer.from([0xff]), Buffer.from('y"}]},"message":""}')]));
       case 'echoing-key':
         return reply(200, '{"status":"success","data":{"items":[],"request":"/2.0/?api_key=secret-key"},"message":""}');
+      case 'echo-url':
+        return reply(200, JSON.stringify({ status: 'success', data: { items: [], next: request.url }, message: '' }));
       case 'nul':
         return reply(200, '{"status":"success","data":{"items":[{"id":"a","name":"x\\u0000y"}]},"message":""}');
       case 'redirect':
@@ -88,14 +91,39 @@ describe('SourceClient', () => {
 
   it('keeps a body that echoes the key as its text with the key scrubbed, never the bytes received', async () => {
     const page = await client().fetchPage({ case: 'echoing-key' });
-    expect(page.raw).toBe('{"status":"success","data":{"items":[],"request":"/2.0/?api_key=[redacted]"},"message":""}');
+    expect(page.raw).toBe('{"status":"success","data":{"items":[],"request":"/2.0/?api_key=***"},"message":""}');
     expect(page.contentHash).toBe(createHash('sha256').update(page.raw).digest('hex'));
+  });
+
+  it('counts the secret occurrences it scrubbed from a page', async () => {
+    expect(await client().fetchPage({ case: 'echoing-key' })).toMatchObject({ secretsScrubbed: 1 });
+  });
+
+  it('counts the secret occurrences it scrubbed from an error answer on the error', async () => {
+    await expect(client({ response: { errorCodePath: 'error' } }).fetchPage({ case: 'refused-echoing-key' })).rejects.toMatchObject({ secretsScrubbed: 2 });
+  });
+
+  it('sends a credential put in params, and masks it in the URL it stores', async () => {
+    const page = await client().fetchPage({ case: 'echo-url', api_key: 'param-key-0123' });
+    expect(seen.at(-1)!.url).toBe('/2.0/?case=echo-url&api_key=param-key-0123');
+    expect(page.url).toBe(`${baseUrl}/2.0/?case=echo-url&api_key=***`);
+  });
+
+  it('sends a credential put in params again with a next page whose URL the upstream echoed, where it was masked', async () => {
+    const paramKeyed = new SourceClient('music', sourceSchema.parse({ baseUrl, auth: { type: 'none' }, path: '/2.0/' }), { secrets: new SecretScrubber(['param-key-0123']) });
+    const params = { case: 'echo-url', api_key: 'param-key-0123' };
+    const next = ((await paramKeyed.fetchPage(params)).envelope.data as { next: string }).next;
+    expect(next).toBe('/2.0/?case=echo-url&api_key=***');
+    const page = await paramKeyed.fetchPage(params, next);
+    expect(seen.at(-1)!.url).toBe('/2.0/?case=echo-url&api_key=param-key-0123');
+    expect(page.url).toBe(`${baseUrl}/2.0/?case=echo-url&api_key=***`);
+    await paramKeyed.close();
   });
 
   it('keeps a key an error body echoes JSON-escaped, in its data or its code, out of the error', async () => {
     const refused = client({ response: { errorCodePath: 'error' } }).fetchPage({ case: 'refused-echoing-key' });
-    await expect(refused).rejects.toThrow('error response (status "0", code [redacted]) (HTTP 200) upstream said: "NOTOK: Invalid API Key [redacted]"');
-    await expect(refused).rejects.toMatchObject({ upstreamMessage: 'NOTOK: Invalid API Key [redacted]', excerpt: '{"status":"0","data":"Invalid API Key [redacted]","message":"NOTOK","error":"[redacted]"}' });
+    await expect(refused).rejects.toThrow('error response (status "0", code ***) (HTTP 200) upstream said: "NOTOK: Invalid API Key ***"');
+    await expect(refused).rejects.toMatchObject({ upstreamMessage: 'NOTOK: Invalid API Key ***', excerpt: '{"status":"0","data":"Invalid API Key ***","message":"NOTOK","error":"***"}' });
   });
 
   it('does not follow a redirect, so the key never reaches another origin', async () => {

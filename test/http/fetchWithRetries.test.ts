@@ -7,7 +7,7 @@ import type { FetchedPage, SourceClient } from '../../src/http/SourceClient.js';
 /** A client that counts the requests it is asked to send, each answered at once. */
 function countingClient() {
   const sent: Readonly<Record<string, string>>[] = [];
-  const page: FetchedPage = { url: '/', link: undefined, raw: '{}', bytes: 2, contentHash: '', envelope: { status: 'success', data: {}, message: '' }, latencyMs: 1 };
+  const page: FetchedPage = { url: '/', link: undefined, raw: '{}', bytes: 2, contentHash: '', envelope: { status: 'success', data: {}, message: '' }, latencyMs: 1, secretsScrubbed: 0 };
   const client = { fetchPage: (params: Readonly<Record<string, string>>) => (sent.push(params), Promise.resolve(page)) } as unknown as SourceClient;
   return { client, sent };
 }

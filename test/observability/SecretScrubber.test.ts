@@ -5,30 +5,86 @@ import { createLogger } from '../../src/observability/logger.js';
 import { configuredSecrets, connectionSecrets, SecretScrubber } from '../../src/observability/SecretScrubber.js';
 
 const KEY = 'sk-live-a1b2c3d4e5f6';
+const escapedByChar = (text: string) => [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+/** Each run of 8 characters inside the key's base64 (and base64url) at byte offset `offset`, but for the groups it shares with its neighbours. */
+function base64Windows(key: string, offset: number): string[] {
+  return (['base64', 'base64url'] as const).flatMap((encoding) => {
+    const inner = Buffer.from(`${'x'.repeat(offset)}${key}`).toString(encoding).slice(8, -8);
+    return Array.from({ length: inner.length - 7 }, (_, at) => inner.slice(at, at + 8));
+  });
+}
 
 describe('SecretScrubber', () => {
   it('replaces a secret as given', () => {
-    expect(new SecretScrubber([KEY]).scrub(`Invalid API key: Bearer ${KEY}.`)).toBe('Invalid API key: Bearer [redacted].');
+    expect(new SecretScrubber([KEY]).scrub(`Invalid API key: Bearer ${KEY}.`)).toBe('Invalid API key: Bearer ***.');
   });
 
   it('replaces its base64, URL-encoded and JSON-escaped forms', () => {
     const key = 'k3y/with+"odd"&chars';
     const text = [Buffer.from(key).toString('base64'), encodeURIComponent(key), JSON.stringify(key).slice(1, -1)].join(' ');
-    expect(new SecretScrubber([key]).scrub(text)).toBe('[redacted] [redacted] [redacted]');
+    expect(new SecretScrubber([key]).scrub(text)).toBe('*** *** ***');
   });
 
   it('replaces its form with every slash escaped, as PHP writes JSON', () => {
-    expect(new SecretScrubber(['key/with/slashes']).scrub('{"echo":"key\\/with\\/slashes"}')).toBe('{"echo":"[redacted]"}');
+    expect(new SecretScrubber(['key/with/slashes']).scrub('{"echo":"key\\/with\\/slashes"}')).toBe('{"echo":"***"}');
   });
 
   it('replaces the bytes of a webhook secret as well as the secret', () => {
     const bytes = Buffer.from('twenty-four bytes or more, really').toString('base64');
-    expect(new SecretScrubber([`whsec_${bytes}`]).scrub(`whsec_${bytes} ${bytes}`)).toBe('[redacted] [redacted]');
+    expect(new SecretScrubber([`whsec_${bytes}`]).scrub(`whsec_${bytes} ${bytes}`)).toBe('*** ***');
   });
 
   it('finds a secret escaped character by character in text shown, decoding its escapes', () => {
-    const escaped = [...KEY].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-    expect(new SecretScrubber([KEY]).scrubShown(`{"error":"bad key ${escaped}"}`)).toBe('{"error":"bad key [redacted]"}');
+    expect(new SecretScrubber([KEY]).scrubShown(`{"error":"bad key ${escapedByChar(KEY)}"}`)).toBe('{"error":"bad key ***"}');
+  });
+
+  it.each([0, 1, 2])('replaces the key inside base64 of a longer text, the key at byte offset %i of a group', (offset) => {
+    const encoded = Buffer.from(`${'p'.repeat(offset)}Invalid: Bearer ${KEY} was refused`).toString('base64');
+    const scrubbed = new SecretScrubber([KEY]).scrub(encoded);
+    expect(scrubbed).toContain('***');
+    for (const at of [0, 1, 2]) for (const window of base64Windows(KEY, at)) expect(scrubbed).not.toContain(window);
+  });
+
+  it('replaces the key inside base64url without padding', () => {
+    const encoded = Buffer.from(`token=${KEY}?&`).toString('base64url');
+    const scrubbed = new SecretScrubber([KEY]).scrub(encoded);
+    expect(scrubbed).toContain('***');
+    for (const at of [0, 1, 2]) for (const window of base64Windows(KEY, at)) expect(scrubbed).not.toContain(window);
+  });
+
+  it('replaces its hex, lower and upper case', () => {
+    const hex = Buffer.from(KEY).toString('hex');
+    expect(new SecretScrubber([KEY]).scrub(`${hex} ${hex.toUpperCase()}`)).toBe('*** ***');
+  });
+
+  it('replaces it with every byte %-encoded, in upper and lower case hex', () => {
+    const everyByte = Buffer.from(KEY).toString('hex').replace(/../g, '%$&');
+    expect(new SecretScrubber([KEY]).scrub(`?k=${everyByte}&K=${everyByte.toUpperCase()}`)).toBe('?k=***&K=***');
+  });
+
+  it('replaces it form-encoded, a space as +', () => {
+    const key = "pass word's (key)";
+    expect(new SecretScrubber([key]).scrub(`Location: /login?password=${new URLSearchParams({ p: key }).toString().slice(2)}`)).toBe('Location: /login?password=***');
+  });
+
+  it('counts each occurrence it replaces', () => {
+    const tally = { replaced: 0 };
+    new SecretScrubber([KEY]).scrub(`${KEY} ${KEY} ${Buffer.from(KEY).toString('hex')}`, tally);
+    expect(tally.replaced).toBe(3);
+  });
+
+  it('writes again, without the key, a JSON string whose \\u escapes spell it, and leaves the rest of the text as received', () => {
+    const tally = { replaced: 0 };
+    const body = `{"data":[{"id":1,"name":"Caf\\u00e9"},{"id":2,"seen":"by ${escapedByChar(KEY)}"}],"n":12345678901234567890}`;
+    const scrubbed = new SecretScrubber([KEY]).scrubJson(body, tally);
+    expect(scrubbed).toBe('{"data":[{"id":1,"name":"Caf\\u00e9"},{"id":2,"seen":"by ***"}],"n":12345678901234567890}');
+    expect(tally.replaced).toBe(1);
+  });
+
+  it('returns a JSON text whose \\u escapes spell no secret as the same string', () => {
+    const body = '{"name":"Caf\\u00e9 \\u2603"}';
+    expect(new SecretScrubber([KEY]).scrubJson(body)).toBe(body);
   });
 
   it('leaves alone a secret too short to be told from ordinary text', () => {
@@ -38,6 +94,18 @@ describe('SecretScrubber', () => {
   it('returns text without a secret unchanged', () => {
     const text = 'nothing to see';
     expect(new SecretScrubber([KEY]).scrub(text)).toBe(text);
+  });
+
+  it('collects the value of a credential put in params as a secret', () => {
+    const config = parseConfig(
+      {
+        sources: { music: { baseUrl: 'http://127.0.0.1:1', auth: { type: 'none' }, path: '/', params: { API_KEY: 'source-param-key-01', format: 'json' } } },
+        jobs: [{ name: 'a', source: 'music', records: { path: 'x', kind: 'k' }, params: { token: 'job-param-token-02' }, queries: [{ q: 'a', params: { signature: 'query-param-sig-03' } }] }],
+      },
+      'test',
+      {},
+    );
+    expect(configuredSecrets(config).sort()).toEqual(['job-param-token-02', 'query-param-sig-03', 'source-param-key-01']);
   });
 
   it('collects each source key and the webhook secret of a config', () => {

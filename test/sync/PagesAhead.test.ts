@@ -27,7 +27,7 @@ function pagesUpTo(last: number, options: { guesses?: boolean; held?: boolean; g
   const source: PageSource = {
     fetch: (position, page, dropped) =>
       new Promise<FetchedPage>((resolve, reject) => {
-        const fetched: FetchedPage = { url: `page ${position.page}`, link: undefined, raw: '{}', bytes: 2, contentHash: '', envelope: { status: 'success', data: {}, message: '' }, latencyMs: 1 };
+        const fetched: FetchedPage = { url: `page ${position.page}`, link: undefined, raw: '{}', bytes: 2, contentHash: '', envelope: { status: 'success', data: {}, message: '' }, latencyMs: 1, secretsScrubbed: 0 };
         const request: Request = { page, position: position.page, dropped, answer: () => resolve(fetched), fail: reject };
         requests.push(request);
         if (!options.held) request.answer();
