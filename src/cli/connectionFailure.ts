@@ -45,6 +45,33 @@ export function describeConnectionFailure(error: unknown, env: NodeJS.ProcessEnv
   return `could not connect to ${where}: ${code} (${CONNECTION_CODES[code]})`;
 }
 
+/** Postgres's SQLSTATEs for a login it refused: a wrong password, an unknown role or a pg_hba rule. */
+const POSTGRES_LOGIN_CODES = new Set(['28P01', '28000']);
+/** How Redis answers AUTH with wrong credentials, or a command sent without them. */
+const REDIS_LOGIN_REPLY = /^(WRONGPASS|NOAUTH)\b/;
+
+/**
+ * For a login the server refused, a line naming the variable and its URL with the password masked:
+ * `Postgres refused the login of DATABASE_URL (postgres://app:***@db:5432/app): password
+ * authentication failed for user "app"`. Undefined for any other error.
+ */
+export function describeLoginFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  const server = typeof code === 'string' && POSTGRES_LOGIN_CODES.has(code) ? SERVERS[0] : REDIS_LOGIN_REPLY.test(error.message) ? SERVERS[1] : undefined;
+  if (!server) return undefined;
+  const url = env[server.variable];
+  return `${server.service} refused the login of ${server.variable}${url ? ` (${maskedUrl(url)})` : ''}: ${error.message}; check the user name and password in it`;
+}
+
+/** The URL with its password as ***; one that does not parse is not shown at all. */
+function maskedUrl(url: string): string {
+  if (!URL.canParse(url)) return 'not a URL';
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.href;
+}
+
 interface Place {
   text: string;
   host: string;

@@ -1,17 +1,17 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
-import { registerCommands } from './commands/index.js';
+import { CommanderError } from 'commander';
+import { feedsyncProgram } from './program.js';
 import { reportCliError } from './reportCliError.js';
 
-const program = new Command('feedsync')
-  .description('Background data-sync worker: scheduled syncs from HTTP APIs into Postgres, with signed completion notices.')
-  .showHelpAfterError()
-  .exitOverride();
-
-registerCommands(program);
+// A reader that stops early (`feedsync migrate | head -1`) closes the pipe: there is nothing left to
+// say to it, so the command ends as it would have, without an unhandled EPIPE.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
 
 try {
-  await program.parseAsync(process.argv);
+  await feedsyncProgram().parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
   reportCliError(error);

@@ -26,6 +26,41 @@ export function nonEmptyFlag(flag: string) {
   };
 }
 
+/** 2026-11-01, or a time on it: 2026-11-01T02:00, …:00Z, …:00.5+01:00 (a space for the T too). */
+const DATE_OR_TIME = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d{1,9})?)?(Z|[+-]\d\d:\d\d)?)?$/;
+
+/**
+ * A date or time CLI argument, naming the flag when it is not one. `new Date` alone rolls
+ * 2026-02-31 over into March and reads a prefix of `2026-11-01junk`: every field is checked.
+ */
+export function dateFlag(flag: string) {
+  return (value: string): Date => {
+    const refuse = (why: string) => new InvalidArgumentError(`${flag} must be a date or time such as 2026-11-01 or 2026-11-01T02:00:00Z${why}, got "${value}"`);
+    const fields = DATE_OR_TIME.exec(value);
+    if (!fields) throw refuse('');
+    const [year, month, day, hour, minute, second] = fields.slice(1, 7).map((field) => Number(field ?? 0)) as [number, number, number, number, number, number];
+    const calendar = new Date(Date.UTC(year, month - 1, day));
+    if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) throw refuse(` (${value.slice(0, 10)} is no day of the calendar)`);
+    if (hour > 23 || minute > 59 || second > 59) throw refuse(' (a time of day from 00:00:00 to 23:59:59)');
+    // Without a zone, a time is UTC (as a date alone is), not the local time `new Date` would take.
+    const [, , , , time, , , zone] = fields;
+    const date = new Date(time === undefined ? value : `${value.replace(' ', 'T')}${zone === undefined ? 'Z' : ''}`);
+    // What the fields leave to Date: a zone offset past ±23:59.
+    if (Number.isNaN(date.getTime())) throw refuse(' (a zone offset from -23:59 to +23:59)');
+    return date;
+  };
+}
+
+/**
+ * DASHBOARD_USER / DASHBOARD_PASSWORD, when both are set. Basic auth splits user from password at
+ * the first ":", so a user name holding one could never log in: refused at start.
+ */
+export function dashboardCredentials(): { user: string; password: string } | undefined {
+  const { DASHBOARD_USER: user, DASHBOARD_PASSWORD: password } = process.env;
+  if (user?.includes(':')) throw new Error('DASHBOARD_USER must not contain ":": basic auth splits the user name from the password there, so no login could succeed');
+  return user && password ? { user, password } : undefined;
+}
+
 const URL_SCHEMES = {
   DATABASE_URL: { service: 'Postgres', schemes: ['postgres:', 'postgresql:'], example: 'postgres://user:password@host:5432/database' },
   REDIS_URL: { service: 'Redis', schemes: ['redis:', 'rediss:'], example: 'redis://host:6379' },

@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { inspect } from 'node:util';
-import { describeConnectionFailure } from './connectionFailure.js';
+import { describeConnectionFailure, describeLoginFailure } from './connectionFailure.js';
 import { printableText } from './terminalText.js';
 
 /**
@@ -13,7 +13,7 @@ export function reportCliError(error: unknown): void {
   let current: unknown = error;
   for (let depth = 0; current !== undefined && depth < 5; depth++) {
     const label = lines.length === 0 ? 'error' : 'caused by';
-    const connection = describeConnectionFailure(current);
+    const connection = describeConnectionFailure(current) ?? describeLoginFailure(current);
     if (connection) {
       // The socket error's own causes add nothing to where and why.
       lines.push(`${label}: ${connection}`);

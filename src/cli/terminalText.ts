@@ -8,13 +8,20 @@
 const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]*[0-~])?/g;
 /** C0 controls but tab and line feed (carriage return included: it overwrites a line), DEL, and C1. */
 const CONTROL_CHARACTER = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-/** DEL and C1, which JSON.stringify leaves as they are (it escapes only C0). */
-const UNESCAPED_IN_JSON = /[\x7f-\x9f]/g;
 /* eslint-enable no-control-regex */
+/**
+ * Bidirectional controls (U+202E turns `gnp.exe` into `exe.png`) and line separators: printed,
+ * they would reorder or split what a person reads, so they are shown as their \u escape instead.
+ */
+const INVISIBLE_FORMAT = /[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** DEL and C1, which JSON.stringify leaves as they are (it escapes only C0), and the invisible format characters. */
+const UNESCAPED_IN_JSON = new RegExp(`[\\x7f-\\x9f]|${INVISIBLE_FORMAT.source}`, 'g');
 
-/** `text` without escape sequences and control characters; tabs and line breaks are kept. */
+const unicodeEscape = (character: string) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** `text` without escape sequences and control characters, bidi controls escaped; tabs and line breaks are kept. */
 export function printableText(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL_CHARACTER, '');
+  return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL_CHARACTER, '').replace(INVISIBLE_FORMAT, unicodeEscape);
 }
 
 /** `text` made printable on one line (a table cell, a summary): a line break in it could forge a line. */
@@ -22,7 +29,7 @@ export function printableLine(text: string): string {
   return printableText(text).replace(/[\t\n]+/g, ' ');
 }
 
-/** JSON for stdout: still the same JSON, with DEL and C1 written as \u escapes so no terminal acts on them. */
+/** JSON for stdout: still the same JSON, with DEL, C1 and bidi controls written as \u escapes so no terminal acts on them. */
 export function terminalJson(value: unknown): string {
-  return JSON.stringify(value).replace(UNESCAPED_IN_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(UNESCAPED_IN_JSON, unicodeEscape);
 }

@@ -11,6 +11,8 @@ const SECRET_FIELDS = ['apiKey', 'secret', 'authorization', 'password'];
 const DEPTHS = ['', '*.', '*.*.', '*.*.*.'];
 export const REDACTED_PATHS = [...SECRET_FIELDS.flatMap((field) => DEPTHS.map((prefix) => `${prefix}${field}`)), 'headers.authorization', '*.headers.authorization'];
 
+const LEVELS = [...Object.keys(pino.levels.values), 'silent'];
+
 export interface LoggerOptions {
   level?: string;
   /** Pretty, human lines (pino-pretty) instead of JSON; defaults to "stdout is a TTY". */
@@ -22,6 +24,8 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  // pino's own refusal ("unknown level verbose") names no setting.
+  if (!LEVELS.includes(level)) throw new Error(`${options.level === undefined ? 'LOG_LEVEL' : 'the log level'} must be one of ${LEVELS.join(', ')}, got "${level}"`);
   const secrets = options.secrets;
   const base = {
     level,

@@ -43,3 +43,15 @@ describe('formatTable', () => {
     expect(table).toBe('job      error\n-------  -----------------\nartists  HTTP 500 fake row\n');
   });
 });
+
+describe('bidirectional controls', () => {
+  it.each([
+    ['a right-to-left override', 'run gnp\u202e.exe', 'run gnp\\u202e.exe'],
+    ['an isolate and a mark', 'a\u2067b\u200fc', 'a\\u2067b\\u200fc'],
+    ['a line separator', 'a\u2028b', 'a\\u2028b'],
+  ])('shows %s as its escape, in text and in JSON', (_what, text, shown) => {
+    expect(printableText(text)).toBe(shown);
+    expect(terminalJson(text)).toBe(`"${shown}"`);
+    expect(JSON.parse(terminalJson(text))).toBe(text);
+  });
+});

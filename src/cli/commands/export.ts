@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { readChangeFeed } from '../../analytics/ChangeFeed.js';
 import { CHANGE_FORMATS } from '../../analytics/changeFormats.js';
 import { openStorage } from '../../storage/database.js';
@@ -32,7 +32,8 @@ export function registerExportCommand(program: Command): void {
     .command('export')
     .description('stream the change feed of a kind: every record inserted, changed or deleted after --since, in change_seq order, then the last change_seq')
     .requiredOption('--kind <kind>', 'record kind', nonEmptyFlag('--kind'))
-    .option('--since <change_seq>', 'the last change_seq already loaded', changeSeqFlag, 0n)
+    // Help prints a default with JSON.stringify, which cannot write a BigInt: it is described as text.
+    .addOption(new Option('--since <change_seq>', 'the last change_seq already loaded').argParser(changeSeqFlag).default(0n, '0'))
     .option('--format <format>', `${Object.keys(CHANGE_FORMATS).join(' or ')}`, formatFlag, 'jsonl')
     .option('--source <source>', 'only records of this source')
     .action(async (options: ExportOptions) => {

@@ -5,7 +5,7 @@ import { createLogger } from '../../observability/logger.js';
 import { connectionSecrets, SecretScrubber } from '../../observability/SecretScrubber.js';
 import { HistoryServer } from '../../runtime/HistoryServer.js';
 import { openStorage } from '../../storage/database.js';
-import { integerFlag, requireEnv } from '../options.js';
+import { dashboardCredentials, integerFlag, requireEnv } from '../options.js';
 import { untilStopSignal } from '../stopSignal.js';
 
 interface HistoryOptions {
@@ -23,12 +23,12 @@ export function registerHistoryCommand(program: Command): void {
     .option('--config <file>', 'config file (its jobs and worker sections are read)', DEFAULT_CONFIG_FILE)
     .action(async (options: HistoryOptions) => {
       const { worker, jobs } = await loadReadOnlySettings(options.config);
-      const { DASHBOARD_USER: user, DASHBOARD_PASSWORD: password } = process.env;
-      if (!user || !password) throw new Error('feedsync history needs DASHBOARD_USER and DASHBOARD_PASSWORD: the pages show every run and its errors, so they are never served without credentials');
+      const credentials = dashboardCredentials();
+      if (!credentials) throw new Error('feedsync history needs DASHBOARD_USER and DASHBOARD_PASSWORD: the pages show every run and its errors, so they are never served without credentials');
       const databaseUrl = requireEnv('DATABASE_URL');
       const storage = openStorage(databaseUrl, { max: 4 });
-      const logger = createLogger({ secrets: new SecretScrubber(connectionSecrets([databaseUrl], password)) });
-      const server = new HistoryServer({ storage, jobs, credentials: { user, password }, logger });
+      const logger = createLogger({ secrets: new SecretScrubber(connectionSecrets([databaseUrl], credentials.password)) });
+      const server = new HistoryServer({ storage, jobs, credentials, logger });
       try {
         const base = await server.listen(options.port, options.host ?? worker.httpHost);
         process.stdout.write(`run history at ${base}/runs (Ctrl-C stops)\n`);

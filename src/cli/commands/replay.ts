@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import type { Config } from '../../config/schema.js';
@@ -7,7 +7,7 @@ import { openRuntime } from '../../runtime/openRuntime.js';
 import { StoredPages } from '../../storage/StoredPages.js';
 import { replayJob, type ReplayRequest } from '../../sync/replayJob.js';
 import type { ReplayOnError } from '../../sync/replayQuery.js';
-import { integerFlag, nonEmptyFlag, requireEnv } from '../options.js';
+import { dateFlag, integerFlag, nonEmptyFlag, requireEnv } from '../options.js';
 import { ProgressLine } from '../progressLine.js';
 import { printableLine } from '../terminalText.js';
 import { tickSummary } from '../tickSummary.js';
@@ -21,12 +21,6 @@ interface ReplayOptions {
   since?: Date;
   onError: ReplayOnError;
   config: string;
-}
-
-function dateFlag(value: string): Date {
-  const date = new Date(value);
-  if (!/^\d{4}-\d\d-\d\d/.test(value) || Number.isNaN(date.getTime())) throw new InvalidArgumentError(`--since must be a date or time such as 2026-11-01 or 2026-11-01T02:00:00Z, got "${value}"`);
-  return date;
 }
 
 /** Each job, with the queries whose records are of this kind. */
@@ -59,7 +53,7 @@ export function registerReplayCommand(program: Command): void {
     .option('--query <n>', 'only this query of the job (from 0)', integerFlag('--query', 0, INT32_MAX))
     .option('--value <value>', 'only the runs of this fan-out value', nonEmptyFlag('--value'))
     .option('--kind <kind>', 'replay every query whose records are of this kind')
-    .option('--since <date>', 'only the pages of runs started then or later', dateFlag)
+    .option('--since <date>', 'only the pages of runs started then or later (UTC unless it says otherwise)', dateFlag('--since'))
     .addOption(new Option('--on-error <what>', 'a stored page the config no longer fits: stop the replay there, or skip it and go on').choices(['stop', 'skip']).default('stop'))
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (options: ReplayOptions) => {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import { WorkerProcess } from '../../runtime/WorkerProcess.js';
-import { requireEnv } from '../options.js';
+import { dashboardCredentials, requireEnv } from '../options.js';
 import { untilStopSignal } from '../stopSignal.js';
 
 interface ProcessOptions {
@@ -11,7 +11,6 @@ interface ProcessOptions {
 /** Runs until SIGTERM/SIGINT, then drains; a second signal exits at once. */
 async function runUntilSignal(roles: { worker: boolean; scheduler: boolean }, options: ProcessOptions): Promise<void> {
   const config = await loadConfig(options.config);
-  const { DASHBOARD_USER: user, DASHBOARD_PASSWORD: password } = process.env;
   const feedsync = await WorkerProcess.open({
     config,
     redisUrl: requireEnv('REDIS_URL'),
@@ -19,7 +18,7 @@ async function runUntilSignal(roles: { worker: boolean; scheduler: boolean }, op
     roles,
     // The scheduler alone serves nothing, so it never competes for the worker's port.
     http: roles.worker,
-    dashboardAuth: user && password ? { user, password } : undefined,
+    dashboardAuth: dashboardCredentials(),
   });
   await feedsync.start();
   await untilStopSignal((signal) => feedsync.runtime.logger.info({ signal }, 'shutting down: draining current runs'));
