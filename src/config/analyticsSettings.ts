@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG_FILE, parseTree } from './loadConfig.js';
 import { readConfigFile } from './readConfigFile.js';
 import { analyticsSchema, kindsSectionSchema, type AnalyticsConfig, type KindConfig } from './kindsSchema.js';
 import { isMapping } from './treeShape.js';
+import { refineViewNames } from './viewNames.js';
 
 /** What the commands that make and check the kinds' views need of a config file. */
 export interface AnalyticsSettings {
@@ -15,7 +16,7 @@ export interface AnalyticsSettings {
   warnings: ConfigProblem[];
 }
 
-const analyticsSectionsSchema = z.object({ kinds: kindsSectionSchema, analytics: analyticsSchema.prefault({}) });
+const analyticsSectionsSchema = z.object({ kinds: kindsSectionSchema, analytics: analyticsSchema.prefault({}) }).superRefine(refineViewNames);
 
 /**
  * Reads only the `kinds` and `analytics` sections (and which kinds the jobs store, for the

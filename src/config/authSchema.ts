@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 const secret = z.string().min(1, 'must not be empty');
+/** A value sent as a header's: a line break would end the header (and start another), a NUL is refused by the HTTP client. */
+export const headerSecret = secret.refine((value) => !/[\r\n\0]/.test(value), 'must not contain a line break (CR or LF) or a NUL: it is sent in a request header');
 /** A header or query parameter name: a token, so it cannot split a header or a query. */
 const parameterName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a header or query parameter name (letters, digits, "-", "_", …)');
 
@@ -11,9 +13,9 @@ const parameterName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be
 export const authSchema = z.discriminatedUnion(
   'type',
   [
-    z.strictObject({ type: z.literal('bearer'), value: secret }),
+    z.strictObject({ type: z.literal('bearer'), value: headerSecret }),
     /** A key in a header of its own, e.g. `X-API-Key`. */
-    z.strictObject({ type: z.literal('header'), name: parameterName, value: secret }),
+    z.strictObject({ type: z.literal('header'), name: parameterName, value: headerSecret }),
     /** A key in the query string: masked wherever a request URL is shown or stored. */
     z.strictObject({ type: z.literal('query'), name: parameterName, value: secret }),
     z.strictObject({ type: z.literal('basic'), username: z.string().min(1, 'must not be empty').refine((name) => !name.includes(':'), 'must not contain ":" (HTTP basic auth splits on it)'), password: secret }),

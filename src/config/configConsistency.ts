@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Config, PagingConfig, QueryConfig, SourceConfig } from './schema.js';
+import { refineViewNames } from './viewNames.js';
 
 /** A problem found by comparing settings; `path` is where it is reported, the message names the other setting. */
 interface Inconsistency {
@@ -11,6 +12,7 @@ interface Inconsistency {
 export function reportInconsistencies(config: Config, ctx: z.RefinementCtx): void {
   const found = [...Object.entries(config.sources).flatMap(([name, source]) => sourceProblems(name, source)), ...jobProblems(config)];
   for (const { path, message } of found) ctx.addIssue({ code: 'custom', path, message });
+  refineViewNames(config, ctx);
 }
 
 function sourceProblems(name: string, source: SourceConfig): Inconsistency[] {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { dotPath } from './dotPath.js';
+import { notPrototypeName } from './treeShape.js';
+import { reservedSchemaProblem } from './viewNames.js';
 
 /** The column types a kind's view may declare: what Postgres casts each value to. */
 export const COLUMN_TYPES = ['text', 'integer', 'bigint', 'numeric', 'boolean', 'timestamptz', 'date', 'jsonb'] as const;
@@ -47,7 +49,7 @@ export const kindSchema = z
 
 /** The `kinds` section: a kind's name as records.kind writes it. */
 export const kindsSectionSchema = z
-  .record(z.string().regex(/^[a-z][a-z0-9_]*$/, 'kind names must be lower case letters, digits and _'), kindSchema)
+  .record(notPrototypeName(z.string().regex(/^[a-z][a-z0-9_]*$/, 'kind names must be lower case letters, digits and _')), kindSchema)
   .superRefine((kinds, ctx) => {
     // Two kinds whose views (or their _history and _changes views) would have one name.
     const owners = new Map<string, string>();
@@ -65,7 +67,12 @@ export const kindsSectionSchema = z
 /** Where the views go. */
 export const analyticsSchema = z.strictObject({
   /** The schema of the kinds' views, feedsync's own: it drops the views it made that the config no longer declares. */
-  schema: sqlIdentifier.default('analytics'),
+  schema: sqlIdentifier
+    .superRefine((schema, ctx) => {
+      const problem = reservedSchemaProblem(schema);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${schema} ${problem}` });
+    })
+    .default('analytics'),
 });
 
 /** How a query's records are written: see README "Write modes". */

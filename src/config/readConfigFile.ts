@@ -5,6 +5,7 @@ import { inspect } from 'node:util';
 import { parseDocument } from 'yaml';
 import { ConfigError } from './ConfigError.js';
 import { inexactNumbers } from './inexactNumbers.js';
+import { MAX_DEPTH } from './treeShape.js';
 
 const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
 
@@ -29,6 +30,8 @@ export async function readConfigFile(path: string, file: string): Promise<unknow
   const [error] = document.errors;
   if (error) {
     const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [0, 0];
+    // The parser's own message would say only that its stack ran out, then again as the cause.
+    if (isStackOverflow(error)) throw refuse(TOO_DEEP, `line ${line}:${col}`);
     throw refuse(error.message.split('\n')[0] ?? error.message, `line ${line}:${col}`, error);
   }
   if (document.contents === null) throw refuse('the file is empty (nothing but blank lines or comments)');
@@ -38,24 +41,51 @@ export async function readConfigFile(path: string, file: string): Promise<unknow
     return document.toJS();
   } catch (error) {
     // Aliases are resolved here: too many of them (an alias bomb) or one to an unknown anchor.
-    throw refuse((error as Error).message);
+    throw refuse(isStackOverflow(error) ? TOO_DEEP : (error as Error).message);
   }
+}
+
+const TOO_DEEP = `the YAML nests lists or mappings deeper than the parser can follow (a config needs fewer than ${MAX_DEPTH} levels)`;
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError || (error instanceof Error && error.message.startsWith('Maximum call stack size exceeded'));
 }
 
 async function importDefault(path: string, refuse: (message: string) => ConfigError): Promise<unknown> {
   const url = pathToFileURL(path).href;
   let module: { default?: unknown };
   try {
-    module = (path.endsWith('ts') ? await importTypeScript(url) : await import(url)) as { default?: unknown };
+    module = (await withoutExit(() => (path.endsWith('ts') ? importTypeScript(url) : import(url)))) as { default?: unknown };
   } catch (error) {
     // A module may throw anything: a string or an object prints as itself, not as `undefined`.
     throw refuse(error instanceof Error ? error.message : `the module threw ${inspect(error)}`);
   }
-  // A .ts file outside an ESM package loads as CommonJS, whose exports sit one level deeper.
-  const inner = module.default as { default?: unknown } | undefined;
-  if (inner !== null && typeof inner === 'object' && 'default' in inner && Object.keys(inner).length === 1) return inner.default;
-  if (module.default === undefined) throw refuse('the module has no default export (use `export default defineConfig({...})`)');
-  return module.default;
+  // A .ts file outside an ESM package loads as CommonJS: `default` is then its exports object, the
+  // default export one level deeper, and without one its named exports (never the config); a
+  // script that exports nothing has an empty exports object.
+  const exports = module.default as { __esModule?: unknown; default?: unknown } | undefined;
+  const commonJs = exports !== null && typeof exports === 'object' && exports.__esModule === true;
+  const config = commonJs ? exports.default : module.default;
+  const empty = config !== null && typeof config === 'object' && Reflect.ownKeys(config).length === 0;
+  if (config === undefined || empty) throw refuse(`the module has no default export${empty ? ' (or an empty one)' : ''} (use \`export default defineConfig({...})\`)`);
+  return config;
+}
+
+/**
+ * A module that calls process.exit while it loads would end `config check` with its code, as if
+ * the config passed: meanwhile, exit throws instead, failing the load.
+ */
+async function withoutExit<T>(load: () => Promise<T>): Promise<T> {
+  const exit = Object.getOwnPropertyDescriptor(process, 'exit')!;
+  const refuse = (code?: number | string | null): never => {
+    throw new Error(`the module called process.exit(${code ?? ''}) while loading; a config module must only export its settings`);
+  };
+  process.exit = refuse;
+  try {
+    return await load();
+  } finally {
+    Object.defineProperty(process, 'exit', exit);
+  }
 }
 
 /** Node 20 cannot import TypeScript itself; tsx, loaded only for such a config, compiles it on the fly. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count } from './bounds.js';
+import { count, integer } from './bounds.js';
 
 /**
  * How long stored pages are kept (per source, or per job over its source's, field by field).
@@ -10,7 +10,7 @@ import { count } from './bounds.js';
 export const retentionSchema = z.strictObject({
   envelopes: z
     .strictObject({
-      maxAgeDays: count(1).optional(),
+      maxAgeDays: integer(1, 36_500, 'a century: the age is a Postgres interval, and pruning compares it to timestamps').optional(),
       keepLastRuns: count(1).optional(),
     })
     .optional(),

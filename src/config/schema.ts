@@ -1,11 +1,13 @@
 import cron from 'node-cron';
 import { z } from 'zod';
 import { retentionSchema } from './retentionSchema.js';
+import { notPrototypeName } from './treeShape.js';
 import { count, durationMs, integer } from './bounds.js';
-import { authSchema } from './authSchema.js';
+import { authSchema, headerSecret } from './authSchema.js';
 import { reportInconsistencies } from './configConsistency.js';
 import { dotPath, dotPathOrWhole } from './dotPath.js';
 import { forEachSchema } from './forEachSchema.js';
+import { httpUrl } from './httpUrl.js';
 import { analyticsSchema, kindsSectionSchema, writeModeSchema } from './kindsSchema.js';
 import { recordSkipSchema } from './recordSkipSchema.js';
 import { responseErrorsSchema, responseSchema } from './responseSchema.js';
@@ -95,15 +97,17 @@ export const recordSelectorSchema = z.strictObject({
   skip: recordSkipSchema.optional(),
 });
 
-const paramValue = z.union([z.string(), z.number(), z.boolean()]);
+const paramValue = z
+  .union([z.string(), z.number(), z.boolean()], { error: (issue) => `must be a string, number or boolean (a request parameter's value), not ${describeValue(issue.input)}` })
+  .refine((value) => typeof value !== 'string' || !value.includes('\0'), 'must not contain a NUL character: no request can carry it');
 /** Request parameters as sent: numbers and booleans as their text. */
 const requestParams = z.record(z.string(), paramValue).transform((params) => Object.fromEntries(Object.entries(params).map(([key, value]) => [key, String(value)])));
 
 export const sourceSchema = z
   .strictObject({
-  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  baseUrl: httpUrl('set auth: {type: basic, username, password} instead'),
   /** Shorthand for `auth: {type: bearer, value: apiKey}`. */
-  apiKey: z.string().min(1, 'must not be empty').optional(),
+  apiKey: headerSecret.optional(),
   auth: authSchema.optional(),
   /** Path of the endpoint under `baseUrl`, e.g. `/2.0/` or `/api`. */
   path: z.string().startsWith('/', 'must start with /'),
@@ -195,7 +199,7 @@ export const jobSchema = z.strictObject({
 export const configSchema = z
   .strictObject(
     {
-      sources: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'source names must be lower case: a letter, then letters, digits, "_" or "-"'), sourceSchema),
+      sources: z.record(notPrototypeName(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'source names must be lower case: a letter, then letters, digits, "_" or "-"')), sourceSchema),
       jobs: z.array(jobSchema).min(1, 'needs at least one job'),
       webhook: webhookSchema.optional(),
       worker: workerSchema.prefault({}),
@@ -209,7 +213,7 @@ export const configSchema = z
 
 function describeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function isTimeZone(zone: string): boolean {

@@ -1,7 +1,8 @@
+import type { z } from 'zod';
 import { formatPath, type ConfigProblem } from './ConfigError.js';
 
 /** Far deeper than any setting (jobs[0].queries[0].paging.window.field is 6), far shallower than the stack. */
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
 
 /**
  * A tree that the recursive steps after it (interpolation, validation) could not walk: a cycle
@@ -18,11 +19,19 @@ export function treeShapeProblem(tree: unknown, path: PropertyKey[] = [], ancest
   if (ancestors.length >= MAX_DEPTH) return { path: formatPath(path), message: `the config nests deeper than ${MAX_DEPTH} levels here` };
   const entries: [PropertyKey, unknown][] = Array.isArray(tree) ? tree.map((item, index) => [index, item]) : Object.entries(tree);
   for (const [key, value] of entries) {
+    // Assigned to an object, as validation does, the key would set its prototype and vanish.
+    if (key === '__proto__') return { path: formatPath([...path, key]), message: PROTOTYPE_NAME };
+
     const problem = treeShapeProblem(value, [...path, key], [...ancestors, tree]);
     if (problem) return problem;
   }
   return undefined;
 }
+
+const PROTOTYPE_NAME = 'is a name every JavaScript object has (__proto__, constructor, toString…): it cannot name a setting, source or kind; rename it';
+
+/** A name (a source's, a kind's) that a lookup by name would find on every object, declared or not. */
+export const notPrototypeName = <Schema extends z.ZodType<string>>(schema: Schema) => schema.refine((name) => !(name in Object.prototype), PROTOTYPE_NAME);
 
 /** A YAML mapping or JS object, not a list, scalar or null: what a config and its sections must be. */
 export function isMapping(value: unknown): value is Record<string, unknown> {

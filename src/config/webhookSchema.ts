@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { count, durationMs, webhookTimeoutMs } from './bounds.js';
+import { httpUrl } from './httpUrl.js';
 import { unreachableRetry } from './configConsistency.js';
 import { webhookSecretSchema } from './webhookSecret.js';
 
@@ -8,7 +9,7 @@ const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_
 
 export const webhookSchema = z
   .strictObject({
-    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+    baseUrl: httpUrl('a receiver knows notices are feedsync\'s by their signature (webhook.secret)'),
     uuid: z.uuid({ error: 'must be a UUID' }),
     /** Standard Webhooks signing secret, `whsec_` + base64 of at least 24 bytes; empty: unsigned. */
     secret: webhookSecretSchema,

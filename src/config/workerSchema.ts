@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { isIP } from 'node:net';
 import { count, durationMs, integer } from './bounds.js';
+
+/** A DNS name: dot-separated labels of letters, digits and inner "-", at most 253 characters. */
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
 /** How long BullMQ keeps finished jobs: the newer of `ageS` seconds or the last `count`. */
 const keepJobsSchema = z.strictObject({ ageS: count(1), count: count(1) });
@@ -47,7 +51,11 @@ export const workerSchema = z.strictObject({
   /** Port of /metrics, /healthz, /readyz (0: any free port). */
   // Left out of the file, both come from FEEDSYNC_HTTP_PORT / FEEDSYNC_HTTP_HOST (see environmentDefaults).
   httpPort: integer(0, 65_535).default(9464),
-  httpHost: z.string().min(1, 'must name a host or address (empty would listen on every interface)').default('127.0.0.1'),
+  httpHost: z
+    .string()
+    .min(1, 'must name a host or address (empty would listen on every interface)')
+    .refine((host) => host === '' || isIP(host) !== 0 || HOST_NAME.test(host), 'must be an IP address (127.0.0.1, ::1, 0.0.0.0) or a host name (localhost, letters, digits, "-" and dots)')
+    .default('127.0.0.1'),
   /** Serve the bull-board dashboard at /admin/queues (basic auth from DASHBOARD_USER / DASHBOARD_PASSWORD). */
   dashboard: z.boolean().default(false),
 });
