@@ -36,7 +36,7 @@ export function depthBeyond(text: string, limit: number): number | undefined {
 }
 
 /** Where the string opened at `start` ends: its closing quote, the first not escaped (or the text's end). */
-function closingQuote(text: string, start: number): number {
+export function closingQuote(text: string, start: number): number {
   for (let at = text.indexOf('"', start + 1); at !== -1; at = text.indexOf('"', at + 1)) {
     let backslashes = 0;
     while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../config/exactJson.js';
 import { depthBeyond, MAX_RECORD_DEPTH } from '../config/jsonDepth.js';
 import { NUL_ESCAPE } from './nulChars.js';
+import { numberBeyondNumeric } from './numericRange.js';
 import { PayloadLines } from './PayloadLines.js';
 import { storedKey } from './storedKey.js';
 
@@ -97,5 +98,7 @@ function refusal(key: string, payload: string): string | undefined {
   if (surrogate) return `it holds a lone UTF-16 surrogate (\\u${surrogate[1]}), which Postgres jsonb cannot`;
   const depth = depthBeyond(payload, MAX_RECORD_DEPTH);
   if (depth !== undefined) return `it is nested ${depth} levels deep, past the ${MAX_RECORD_DEPTH} a record may nest (Postgres jsonb refuses deep nesting)`;
+  const number = numberBeyondNumeric(payload);
+  if (number !== undefined) return `it holds the number ${number.length > 40 ? `${number.slice(0, 20)}…${number.slice(-12)}` : number}, beyond what Postgres numeric (jsonb's numbers) can hold`;
   return undefined;
 }

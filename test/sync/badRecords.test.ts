@@ -112,6 +112,15 @@ describe('records Postgres cannot take', () => {
     expect(rows).toMatchObject([{ key: 'deep', reason: expect.stringContaining(`nested ${MAX_RECORD_DEPTH + 1} levels deep`) as string }]);
   });
 
+  it('include a record holding a number beyond Postgres numeric, kept alone in dead_letters rather than failing the page with a bare database error', async () => {
+    const page = servePage(['{"id":"in-range","v":1e131071}', '{"id":"huge","v":1e200000}']);
+    const { summary } = await sync(page, 'skip');
+    expect(summary.status).toBe('succeeded');
+    expect(await storedKeys(summary.runId)).toEqual(['in-range']);
+    const { rows } = await database.pool.query<{ key: string; reason: string }>('select key, reason from dead_letters where run_id = $1', [summary.runId]);
+    expect(rows).toEqual([{ key: 'huge', reason: 'it holds the number 1e200000, beyond what Postgres numeric (jsonb\'s numbers) can hold' }]);
+  });
+
   it('include a record whose key holds a NUL, kept with U+FFFD in its dead letter', async () => {
     const page = servePage(['{"id":"a\\u0000b","v":1}']);
     const { summary } = await sync(page, 'skip');
