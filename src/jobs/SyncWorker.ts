@@ -14,6 +14,7 @@ import { runIdentityOf } from '../sync/runIdentity.js';
 import { QUEUED_RUN_KEY_PATTERNS } from '../sync/runKeys.js';
 import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
 import { AbandonedRuns, abandonedOutcome, stalledTooOften } from './AbandonedRuns.js';
+import { LostJobs } from './LostJobs.js';
 import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
 
 /** What the sync worker runs with: the parts of a process it shares. */
@@ -68,6 +69,7 @@ export class SyncWorker {
   private jobsInProgress = 0;
   /** Failures thrown to BullMQ that the run logged already (see loggedAlready). */
   private readonly failuresLogged = new WeakSet<Error>();
+  private readonly lostJobs: LostJobs;
 
   constructor(
     private readonly runtime: SyncWorkerRuntime,
@@ -76,6 +78,7 @@ export class SyncWorker {
     this.queues = queues;
     this.handToRunningDrain = handToRunningDrain ?? (() => false);
     this.abandoned = new AbandonedRuns({ ...runtime, requestDrain: () => this.requestDrain() });
+    this.lostJobs = new LostJobs(runtime.logger);
     // A tick ended with a run of this process: its notice, if any, is committed and due.
     runtime.store.tickEnds.add(() => void this.requestDrain());
     const { worker: settings } = runtime.config;
@@ -96,7 +99,9 @@ export class SyncWorker {
     // Every run in progress listens for shutdown on this signal.
     setMaxListeners(settings.concurrency + 10, this.shutdown.signal);
     // The message only: a Redis error carries the command it failed, a refused AUTH its password.
-    this.worker.on('error', (error) => runtime.logger.error({ err: { name: error.name, message: error.message } }, 'sync worker error'));
+    this.worker.on('error', (error) => {
+      if (!this.lostJobs.handled(error)) runtime.logger.error({ err: { name: error.name, message: error.message } }, 'sync worker error');
+    });
     this.worker.on('failed', (job, error) => {
       if (!job || error instanceof DelayedError) return;
       // A run's own failure was logged where the run handled it (syncQuery); only others are logged here.
@@ -164,6 +169,7 @@ export class SyncWorker {
   private async process(job: Job<SyncJobData, SyncJobResult>, token: string | undefined): Promise<SyncJobResult> {
     const { config, store, sources, logger } = this.runtime;
     const data = job.data;
+    this.lostJobs.takenUp(job.id);
     let configJob;
     let query;
     try {

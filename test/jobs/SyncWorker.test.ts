@@ -78,6 +78,18 @@ async function runNow(config: Config, job: string) {
   }
 }
 
+/** A worker on `config` running a run of `artists`, slowed to 50 ms a page, once it has stored `pages` pages. */
+async function runUnderWay(config: Config, pages: number) {
+  simulator.setFaults('music', { latencyMs: 50 });
+  const process = await start(config);
+  const {
+    runs: [run],
+  } = await enqueueRuns(config, process.runtime.store, process.queues, 'artists');
+  const stored = async () => (await database.pool.query<{ pages: number }>('select pages from sync_runs where id = $1', [run!.runId])).rows[0]?.pages ?? 0;
+  await waitFor(`${pages} pages stored`, async () => (await stored()) >= pages);
+  return { process, run: run! };
+}
+
 /** The receiver answers its first `count` requests with `status`, and 200 from then on. */
 function answerFirst(count: number, status: number): void {
   receiver.answer = (response) => {
@@ -167,26 +179,37 @@ describe('SyncWorker', () => {
   });
 
   it('hands a run whose row was taken over mid-attempt back to the queue without using its one attempt, and the run resumes to the end', async () => {
-    simulator.setFaults('music', { latencyMs: 50 });
     const config = configWith({}, { attempts: 1 });
-    const process = await start(config);
-    const {
-      runs: [run],
-    } = await enqueueRuns(config, process.runtime.store, process.queues, 'artists');
-    const pages = async () => (await database.pool.query<{ pages: number }>('select pages from sync_runs where id = $1', [run!.runId])).rows[0]?.pages ?? 0;
-    await waitFor('two pages stored', async () => (await pages()) >= 2);
+    const { process, run } = await runUnderWay(config, 2);
     // What a page write that committed as its connection dropped looks like to the worker: the row moved under it.
     const query = process.runtime.config.jobs[0]!;
-    await openRunStore(database.db).claims.claim({ runKey: run!.runKey, job: 'artists', source: 'music', queryIndex: 0, queryKey: queryOf(config, query.name).queryKey, query: { q: 'a', params: {} } });
-    await waitFor('the run to succeed', async () => (await runRow(run!.runId))?.status === 'succeeded', 20_000);
+    await openRunStore(database.db).claims.claim({ runKey: run.runKey, job: 'artists', source: 'music', queryIndex: 0, queryKey: queryOf(config, query.name).queryKey, query: { q: 'a', params: {} } });
+    await waitFor('the run to succeed', async () => (await runRow(run.runId))?.status === 'succeeded', 20_000);
     // The run's row is final before BullMQ moves its job on: wait for the job to finish, either way.
-    const finished = async () => ['completed', 'failed'].includes(await (await process.queues.sync.getJob(run!.runKey))!.getState());
+    const finished = async () => ['completed', 'failed'].includes(await (await process.queues.sync.getJob(run.runKey))!.getState());
     await waitFor('the job to finish', finished);
-    const job = await process.queues.sync.getJob(run!.runKey);
+    const job = await process.queues.sync.getJob(run.runKey);
     expect(await job?.getState()).toBe('completed');
     expect(job?.attemptsMade).toBe(1);
-    const { rows } = await database.pool.query<{ seqs: number[] }>('select array_agg(page_seq order by page_seq) as seqs from envelopes where run_id = $1', [run!.runId]);
+    const { rows } = await database.pool.query<{ seqs: number[] }>('select array_agg(page_seq order by page_seq) as seqs from envelopes where run_id = $1', [run.runId]);
     expect(rows[0]!.seqs).toEqual(rows[0]!.seqs.map((_, i) => i + 1));
+  });
+
+  it("warns once, and logs no error, when Redis loses a run's job while it runs, and the run ends as it would", async () => {
+    const config = configWith({}, { lockDurationMs: 400 });
+    const { process, run } = await runUnderWay(config, 1);
+    // Redis losing its data, for this queue: the job, its lock and its state go.
+    const redis = new Redis(inject('redisUrl'));
+    const keys = await redis.keys(`${config.worker.prefix}:*`);
+    await redis.del(...keys);
+    redis.disconnect();
+    await waitFor('the run to succeed', async () => (await runRow(run.runId))?.status === 'succeeded', 20_000);
+    // Closing waits for the job's end in BullMQ, whose missing key is the last thing reported.
+    await process.close();
+    feedsync = undefined;
+    const lines = logged.map((line) => JSON.parse(line) as { level: number; msg: string; runKey?: string });
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    expect(lines.filter((line) => line.runKey === run.runKey && line.msg.includes('queue job lost')).map((line) => line.level)).toEqual([40]);
   });
 
   it('tells how runs ended whose finished jobs were trimmed from the queue meanwhile, by their rows', async () => {
