@@ -10,9 +10,14 @@ export interface ChangeFormat {
 
 const CSV_COLUMNS = ['change_seq', 'op', 'source', 'key', 'changed_at', 'deleted_at', 'payload'];
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+/**
+ * RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A field that
+ * a spreadsheet would take for a formula (starting with =, +, -, @, a tab or a carriage return:
+ * OWASP's CSV injection) gets a leading `'`, which spreadsheets show as text.
+ */
 function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  const inert = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(inert) ? `"${inert.replaceAll('"', '""')}"` : inert;
 }
 
 /** The payload goes in as stored JSON text, not re-encoded, so its numbers keep every digit. */

@@ -1,3 +1,5 @@
+import { parse } from 'yaml';
+import { dotPath } from '../config/dotPath.js';
 import type { ColumnType, KindColumn } from '../config/kindsSchema.js';
 import { RECORD_COLUMNS } from '../config/kindsSchema.js';
 import type { RecordLeafRow } from './statements/readRecordLeaves.js';
@@ -42,11 +44,19 @@ export function inferColumns(leaves: Iterable<RecordLeafRow>): Record<string, Ki
   const columns: Record<string, KindColumn> = {};
   const sorted = [...byPath.values()].sort((a, b) => a.path.join('.').localeCompare(b.path.join('.')));
   for (const values of sorted) {
-    if (whole.some((parent) => under(values.path, parent))) continue;
+    if (!values.path.every(isDotPathSegment) || whole.some((parent) => under(values.path, parent))) continue;
     if (values.types.size === 1 && values.types.has('object')) continue;
     columns[uniqueName(columnName(values.path), columns)] = { path: [values.path.join('.')], ...typeOf(values) };
   }
   return columns;
+}
+
+/**
+ * A field a dot path can name: one segment of one (no "." in it, no quote or space, not
+ * __proto__). A column at any other path would be refused by the config it is printed for.
+ */
+function isDotPathSegment(segment: string): boolean {
+  return !segment.includes('.') && dotPath.safeParse(segment).success;
 }
 
 function typeOf(values: PathValues): { type: ColumnType; from?: 'unix_seconds' } {
@@ -90,11 +100,16 @@ function uniqueName(name: string, taken: Record<string, unknown>): string {
   for (let suffix = 2; ; suffix++) if (!(`${name}_${suffix}` in taken)) return `${name}_${suffix}`;
 }
 
-/** The `kinds.<kind>` YAML of these columns, ready to paste into a config. */
+/** The `kinds.<kind>` YAML of these columns, ready to paste into a config (and read back as printed). */
 export function kindYaml(kind: string, columns: Readonly<Record<string, KindColumn>>): string {
   const lines = Object.entries(columns).map(([name, column]) => {
     const from = column.from === undefined ? '' : `, from: ${column.from}`;
-    return `      ${name}: { path: ${JSON.stringify(column.path[0])}, type: ${column.type}${from} }`;
+    return `      ${yamlKey(name)}: { path: ${JSON.stringify(column.path[0])}, type: ${column.type}${from} }`;
   });
-  return `kinds:\n  ${kind}:\n    columns:\n${lines.length > 0 ? lines.join('\n') : '      {}'}\n`;
+  return `kinds:\n  ${yamlKey(kind)}:\n    columns:\n${lines.length > 0 ? lines.join('\n') : '      {}'}\n`;
+}
+
+/** A name as a YAML key: quoted when YAML would read it as something else (`null`, `true`, a number). */
+function yamlKey(name: string): string {
+  return parse(name) === name ? name : JSON.stringify(name);
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
  * indexes and sequences is named after its table, `<table>_…`: test/config/viewNames.test.ts
  * checks that against a migrated database.
  */
-export const FEEDSYNC_TABLES = ['dead_letters', 'envelopes', 'full_refresh_keys', 'incremental_cursors', 'job_ticks', 'notice_attempts', 'notices', 'page_bodies', 'record_versions', 'records', 'sync_runs'] as const;
+export const FEEDSYNC_TABLES = ['composite_key_rekeys', 'dead_letters', 'envelopes', 'full_refresh_keys', 'incremental_cursors', 'job_ticks', 'notice_attempts', 'notices', 'page_bodies', 'record_versions', 'records', 'sync_runs'] as const;
 
 /** Where feedsync's tables live, and where its migrations keep their journal. */
 const TABLES_SCHEMA = 'public';

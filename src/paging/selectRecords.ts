@@ -47,7 +47,15 @@ function matches(item: Record<string, unknown>, condition: RecordCondition): boo
 }
 
 function keyPart(item: object, part: string, q: string | undefined, index: number, where: string, source: string): string {
-  const key = part === '$query' ? q : scalarText(getPath(item, part));
-  if (key === undefined) throw new RecordShapeError(source, `record ${index} at ${where} has no key at "${part}"`);
-  return key;
+  const value = part === '$query' ? q : getPath(item, part);
+  const key = part === '$query' ? q : scalarText(value);
+  if (key !== undefined) return key;
+  if (value === undefined) throw new RecordShapeError(source, `record ${index} at ${where} has no key at "${part}"`);
+  throw new RecordShapeError(source, `record ${index} at ${where} has a key at "${part}" that is ${describeKey(value)}, not a string or number`);
+}
+
+function describeKey(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }

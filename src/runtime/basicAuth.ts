@@ -15,9 +15,9 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Whether an Authorization header carries these credentials. */
+/** Whether an Authorization header carries these credentials; the scheme's name is case-insensitive (RFC 7617). */
 export function authorized(header: string | undefined, credentials: BasicCredentials): boolean {
-  const [scheme, encoded] = (header ?? '').split(' ');
-  const [givenUser, ...rest] = scheme === 'Basic' && encoded ? Buffer.from(encoded, 'base64').toString().split(':') : [];
+  const [, scheme, encoded] = /^(\S+) +(\S+)\s*$/.exec(header ?? '') ?? [];
+  const [givenUser, ...rest] = scheme?.toLowerCase() === 'basic' && encoded ? Buffer.from(encoded, 'base64').toString().split(':') : [];
   return givenUser !== undefined && sameSecret(givenUser, credentials.user) && sameSecret(rest.join(':'), credentials.password);
 }

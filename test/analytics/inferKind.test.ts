@@ -6,12 +6,14 @@ import { inferKind } from '../../src/analytics/KindInference.js';
 import { applyKindViews } from '../../src/analytics/KindViews.js';
 import { checkKindViews } from '../../src/analytics/viewsCheck.js';
 import { kindsSectionSchema } from '../../src/config/kindsSchema.js';
+import { parseConfig } from '../../src/config/loadConfig.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import type { RecordLeafRow } from '../../src/analytics/statements/readRecordLeaves.js';
 import { openRunStore } from '../../src/storage/RunStore.js';
 import { runJobNow } from '../../src/sync/runJobNow.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
+import { validTree } from '../support/configTrees.js';
 import { capturingLogger, configFor } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
@@ -78,6 +80,17 @@ describe('inferColumns', () => {
     const columns = inferColumns(leavesOf([{ '#text': 'a', uts: '1700000000', n: 1 }]));
     const section = (parse(kindYaml('listen', columns)) as { kinds: unknown }).kinds;
     expect(kindsSectionSchema.parse(section)).toEqual({ listen: { columns } });
+  });
+});
+
+describe('kindYaml', () => {
+  it('prints YAML that config check takes as printed: names YAML would read otherwise quoted, fields no dot path can name left out', () => {
+    const records = [{ null: 'a', true: true, 12: 'n', 'say "hi"': 'q', 'a.b': 'dotted', 'with space': 's', plain: 'p' }];
+    const yaml = kindYaml('null', inferColumns(leavesOf(records)));
+    const tree = { ...validTree(), ...(parse(yaml) as object) };
+    const config = parseConfig(tree, 'inferred.yaml', { MUSIC_API_KEY: 'k' });
+    expect(Object.keys(config.kinds)).toEqual(['null']);
+    expect(Object.fromEntries(Object.entries(config.kinds.null!.columns).map(([name, column]) => [name, column.path]))).toEqual({ _12: ['12'], null: ['null'], plain: ['plain'], true: ['true'] });
   });
 });
 
