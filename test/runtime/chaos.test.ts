@@ -160,7 +160,8 @@ describe('a long run under chaos', () => {
       return row && row.status !== 'running' && row;
     }, 120_000);
     expect(finished).toMatchObject({ status: 'succeeded' });
-    expect(finished.crashes).toBeGreaterThanOrEqual(3);
+    // Every kill counted, the two after Redis lost the run's job included (the row counts them, not the queue).
+    expect(finished.crashes).toBeGreaterThanOrEqual(5);
 
     const { rows: envelopes } = await pool.query<{ seqs: number[] }>('select array_agg(page_seq order by page_seq) as seqs from envelopes where run_id = $1', [runId]);
     expect(envelopes[0]!.seqs).toEqual(envelopes[0]!.seqs.map((_, index) => index + 1));
