@@ -10,19 +10,20 @@ export interface TestDatabase extends Storage {
 }
 
 /**
- * A fresh, migrated database of its own, so test files running in parallel never meet; migrated
- * from `migrationsFolder` when given (an older schema, to test an upgrade).
+ * A fresh, migrated database of its own, so test files running in parallel never meet: a clone of
+ * the test run's migrated template, or, given `migrationsFolder` (an older schema, to test an
+ * upgrade), an empty database migrated from it.
  */
 export async function createTestDatabase(migrationsFolder?: string): Promise<TestDatabase> {
   const serverUrl = new URL(inject('databaseUrl'));
   const name = `feedsync_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl.href });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(migrationsFolder === undefined ? `CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(serverUrl.href);
   url.pathname = `/${name}`;
-  await migrateDatabase(url.href, migrationsFolder);
+  if (migrationsFolder !== undefined) await migrateDatabase(url.href, migrationsFolder);
   const storage = openStorage(url.href);
   return {
     ...storage,
