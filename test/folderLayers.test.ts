@@ -70,6 +70,40 @@ function findCycle(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] | 
   return undefined;
 }
 
+/** Static imports and re-exports that load code: `import type`, `export type` and imports of nothing but types are left out. */
+const CODE_IMPORTS = /^\s*(?:import|export)\s+(?!type\b)([^'"]*?)\s*from\s+['"](\.{1,2}\/[^'"]+)['"]|^\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+function loadsCode(clause: string): boolean {
+  const named = /^\{([^}]*)\}$/.exec(clause.trim());
+  return !named || named[1]!.split(',').some((name) => name.trim() !== '' && !name.trim().startsWith('type '));
+}
+
+/** Each source file and the files whose code it loads. */
+function fileImports(): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  for (const file of sourceFiles(SRC)) {
+    const loaded = new Set<string>();
+    for (const [, clause, from, bare] of readFileSync(file, 'utf8').matchAll(CODE_IMPORTS)) {
+      if (bare !== undefined || loadsCode(clause!)) loaded.add(relative(SRC, resolve(dirname(file), (from ?? bare)!.replace(/\.js$/, '.ts'))));
+    }
+    edges.set(relative(SRC, file), loaded);
+  }
+  return edges;
+}
+
+describe('src files', () => {
+  it('finds the imports that load code, and leaves out those of types only', () => {
+    const edges = fileImports();
+    expect(edges.get('cli/main.ts')?.size).toBeGreaterThan(0);
+    expect(loadsCode('{ type Config, type JobConfig }')).toBe(false);
+    expect(loadsCode('{ recordSelectorSchema, type Config }')).toBe(true);
+  });
+
+  it('has no cycle of imports between files, type imports aside', () => {
+    expect(findCycle(fileImports())).toBeUndefined();
+  });
+});
+
 describe('src folder layers', () => {
   const imports = folderImports();
 
