@@ -6,7 +6,8 @@ import type { Logger } from '../observability/logger.js';
  * it cannot be moved on when its run ends. The run's row is what counts (the reconciler queues a
  * run whose job is gone again), so this is a warning.
  */
-const LOST_JOB = /^(?:could not renew lock for job|Missing key for job|Missing lock for job) ([^\s.]+)/;
+// The id runs to the ". " BullMQ ends it with, or to the end: a run key may hold dots (a fan-out value).
+const LOST_JOB = /^(?:could not renew lock for job|Missing key for job|Missing lock for job) (\S+?)(?:\.(?:\s|$)|\s|$)/;
 
 /** Job ids remembered as warned about at most; past it the memory starts again. */
 const REMEMBERED_JOBS = 1_000;

@@ -22,6 +22,16 @@ describe('LostJobs', () => {
     expect(warnings(lines)).toHaveLength(2);
   });
 
+  it('tells apart jobs whose run keys differ only after a dot (a fan-out value such as a domain)', () => {
+    const { logger, lines } = capturingLogger();
+    const lost = new LostJobs(logger);
+    for (const id of ['tick/sites/0/1/example.com', 'tick/sites/0/1/example.org']) {
+      lost.handled(new Error(`could not renew lock for job ${id}`));
+      lost.handled(new Error(`Missing key for job ${id}. moveToFinished`));
+    }
+    expect(warnings(lines).map((line) => line.runKey)).toEqual(['tick/sites/0/1/example.com', 'tick/sites/0/1/example.org']);
+  });
+
   it('leaves any other worker error to its caller', () => {
     const { logger, lines } = capturingLogger();
     expect(new LostJobs(logger).handled(new Error('Connection is closed.'))).toBe(false);
