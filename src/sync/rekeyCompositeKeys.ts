@@ -7,6 +7,7 @@ import { joinKeyParts, mayNeedRekey } from '../paging/compositeKey.js';
 import { endCompositeKeyRekey } from '../storage/statements/endCompositeKeyRekey.js';
 import { listCompositeKeyRekeys } from '../storage/statements/listCompositeKeyRekeys.js';
 import { readKeysToRekey, type KeyToRekeyRow } from '../storage/statements/readKeysToRekey.js';
+import { KEY_DIGEST_PREFIX, storedKey } from '../storage/storedKey.js';
 import { rekeyRecords } from '../storage/statements/rekeyRecords.js';
 import { takeChangeLock } from '../storage/statements/takeChangeLock.js';
 import { inTransaction } from '../storage/transaction.js';
@@ -31,7 +32,7 @@ export interface KindRekey {
  * form, for every (source, kind) migration 0017 listed that this config writes with a composite
  * key: each key is worked out again from its record's payload by the config's key (a `$query`
  * part from what the old key leaves), and moved only when its parts joined plainly give the old key
- * back. A pair the config writes with a one-part key needs nothing; a pair it does not write
+ * back (its digest, for a long key; see storedKey). Deleted records stay at their old keys. A pair the config writes with a one-part key needs nothing; a pair it does not write
  * waits for a config that does.
  */
 export async function rekeyCompositeKeys(pool: pg.Pool, config: Config, logger: Logger): Promise<KindRekey[]> {
@@ -81,7 +82,9 @@ async function rekeyKind(pool: pg.Pool, source: string, kind: string, parts: rea
     const oldKeys: string[] = [];
     const newKeys: string[] = [];
     for (const row of rows) {
-      if (!mayNeedRekey(row.key, parts.length)) continue;
+      const digest = row.key.startsWith(KEY_DIGEST_PREFIX);
+      // A digest with a $query part cannot be checked (the old key that gave the query's value is gone): it stays.
+      if (digest ? parts.includes('$query') : !mayNeedRekey(row.key, parts.length)) continue;
       const key = escapedKey(row, parts);
       if (key === undefined) rekey.unmatched.push(row.key);
       else if (key !== row.key) {
@@ -115,5 +118,5 @@ function escapedKey(row: KeyToRekeyRow, parts: readonly string[]): string | unde
     for (let at = 0; at < values.length; at++) if (parts[at] === '$query') values[at] = q;
   }
   const known = values as string[];
-  return known.join('|') === row.key ? joinKeyParts(known) : undefined;
+  return storedKey(known.join('|')) === row.key ? storedKey(joinKeyParts(known)) : undefined;
 }

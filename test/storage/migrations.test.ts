@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -96,6 +97,36 @@ describe('migrations', () => {
 
       const { rows: listed } = await database.pool.query('select source, kind from composite_key_rekeys order by source, kind');
       expect(listed).toEqual([{ source: 's', kind: 'pipe' }, { source: 's', kind: 'slash' }, { source: 't', kind: 'pipe' }]);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('move a key longer than 1,024 bytes stored as written to its sha256 form, leaving a deletion at the old key, its versions and full_refresh keys too', async () => {
+    const database = await databaseBefore('0017_composite_key_rekeys');
+    try {
+      const long = `${'x'.repeat(1_500)}|y`;
+      const digest = `sha256:${createHash('sha256').update(long).digest('hex')}`;
+      await database.pool.query(`insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id) values ('s', 'long', $1, '{"v":1}', 'h', gen_random_uuid(), gen_random_uuid())`, [long]);
+      await database.pool.query(`insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id) values ('s', 'long', 'short', '{}', 'h', gen_random_uuid(), gen_random_uuid())`);
+      await database.pool.query(`insert into record_versions (source, kind, key, payload, content_hash, change_seq, run_id) values ('s', 'long', $1, '{}', 'h', 1, gen_random_uuid())`, [long]);
+      await database.pool.query(`insert into full_refresh_keys (scope, source, kind, key, run_id) values ('j/q', 's', 'long', $1, gen_random_uuid())`, [long]);
+      const { rows: before } = await database.pool.query<{ seq: string }>(`select change_seq::text as seq from records where key = $1`, [long]);
+
+      await migrateDatabase(database.url);
+
+      const { rows } = await database.pool.query<{ key: string; deleted: boolean; v: number | null; seq: string }>(
+        `select key, deleted_at is not null as deleted, (payload->>'v')::int as v, change_seq::text as seq from records where kind = 'long' order by key desc`,
+      );
+      expect(rows.map(({ key, deleted, v }) => ({ key, deleted, v }))).toEqual([
+        { key: long, deleted: true, v: 1 },
+        { key: 'short', deleted: false, v: null },
+        { key: digest, deleted: false, v: 1 },
+      ]);
+      expect(rows.filter((row) => row.key !== 'short').every((row) => BigInt(row.seq) > BigInt(before[0]!.seq))).toBe(true);
+      expect((await database.pool.query('select key from record_versions')).rows).toEqual([{ key: digest }]);
+      expect((await database.pool.query('select key from full_refresh_keys')).rows).toEqual([{ key: digest }]);
+      expect((await database.pool.query('select source, kind from composite_key_rekeys')).rows).toEqual([{ source: 's', kind: 'long' }]);
     } finally {
       await database.drop();
     }

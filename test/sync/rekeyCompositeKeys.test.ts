@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
+import { joinKeyParts } from '../../src/paging/compositeKey.js';
+import { storedKey } from '../../src/storage/storedKey.js';
 import { rekeyCompositeKeys } from '../../src/sync/rekeyCompositeKeys.js';
 import { capturingLogger } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -91,6 +93,21 @@ describe('rekeyCompositeKeys', () => {
       { key: 'a\\|b|c', deleted: false },
       { key: 'a|b|c', deleted: true },
     ]);
+  });
+
+  it("moves a long key's digest of its parts plainly joined to the digest of the escaped key", async () => {
+    const id = `${'a'.repeat(1_100)}|b`;
+    const kind = await storedBefore([{ key: storedKey(`${id}|c`), payload: { id, v: 'c' } }]);
+    await rekeyCompositeKeys(database.pool, configOf(kind, ['id', 'v']), capturingLogger().logger);
+    expect((await recordsOf(kind)).filter((row) => !row.deleted).map((row) => row.key)).toEqual([storedKey(joinKeyParts([id, 'c']))]);
+  });
+
+  it('leaves a deleted record at its old key', async () => {
+    const kind = await storedBefore([{ key: 'a|b|c', payload: { id: 'a|b', v: 'c' } }]);
+    await database.pool.query('update records set deleted_at = now() where kind = $1', [kind]);
+    const before = await recordsOf(kind);
+    await rekeyCompositeKeys(database.pool, configOf(kind, ['id', 'v']), capturingLogger().logger);
+    expect(await recordsOf(kind)).toEqual(before);
   });
 
   it('leaves a key its payload does not give back, and says so once', async () => {

@@ -14,10 +14,14 @@ export interface KeyToRekeyRow {
   payload: string;
 }
 
-/** The next batch, in key order, of a kind's records whose key holds a `|` or a `\`: the only ones an escaped composite key can write otherwise. */
+/**
+ * The next batch, in key order, of a kind's records not deleted whose key holds a `|` or a `\`,
+ * or is a long key's digest: the only ones an escaped composite key can write otherwise.
+ */
 export const readKeysToRekey = new NamedStatement<ReadKeysToRekeyParams>(
-  'feedsync_read_keys_to_rekey_v1',
+  'feedsync_read_keys_to_rekey_v2',
   `select key, payload::text as payload from records
-    where key > :after::text and source = :source::text and kind = :kind::text and (position('|' in key) > 0 or position('\\' in key) > 0)
+    where key > :after::text and source = :source::text and kind = :kind::text and deleted_at is null
+      and (position('|' in key) > 0 or position('\\' in key) > 0 or left(key, 7) = 'sha256:')
     order by key limit :limit::int`,
 );
