@@ -1,5 +1,6 @@
 import type { ConfigProblem } from './ConfigError.js';
 import type { Config } from './schema.js';
+import { mixedKeyWarnings } from './kindKeys.js';
 import { secretParamWarnings } from './secretParams.js';
 
 interface JobKinds {
@@ -20,13 +21,14 @@ export function producedKinds(jobs: readonly JobKinds[]): Set<string> {
 }
 
 /**
- * Settings that work but are likely a mistake: reported, never refused. Credentials put in params
- * are looked for when the config at hand has its sources and jobs (not the analytics sections alone).
+ * Settings that work but are likely a mistake: reported, never refused. Credentials put in params,
+ * and kinds keyed two ways, are looked for when the config at hand has its sources and jobs (not
+ * the analytics sections alone).
  */
 export function configWarnings(config: Pick<Config, 'kinds'> & Partial<Pick<Config, 'sources' | 'jobs'>>, produced: ReadonlySet<string>): ConfigProblem[] {
   const unstored = Object.keys(config.kinds)
     .filter((kind) => !produced.has(kind))
     .map((kind) => ({ path: `kinds.${kind}`, message: `no job stores records of kind "${kind}" (stored kinds: ${[...produced].sort().join(', ') || 'none'}); its view will stay empty` }));
   const { sources, jobs } = config;
-  return sources && jobs ? [...unstored, ...secretParamWarnings({ sources, jobs })] : unstored;
+  return sources && jobs ? [...unstored, ...secretParamWarnings({ sources, jobs }), ...mixedKeyWarnings(jobs)] : unstored;
 }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { getPath } from '../config/dotPath.js';
 import { parseJson, scalarText } from '../config/exactJson.js';
+import { keysOfKinds } from '../config/kindKeys.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import { joinKeyParts, mayNeedRekey } from '../paging/compositeKey.js';
@@ -38,12 +39,12 @@ export interface KindRekey {
 export async function rekeyCompositeKeys(pool: pg.Pool, config: Config, logger: Logger): Promise<KindRekey[]> {
   const { rows: pending } = await pool.query<{ source: string; kind: string }>(listCompositeKeyRekeys.with({}));
   if (pending.length === 0) return [];
-  const keysOf = keySpecs(config);
+  const keysOf = new Map(keysOfKinds(config.jobs).map((kind) => [`${kind.source}\u0000${kind.kind}`, kind.keys] as const));
   const done: KindRekey[] = [];
   for (const { source, kind } of pending) {
     const specs = keysOf.get(`${source}\u0000${kind}`);
     if (specs === undefined) continue;
-    const composite = [...specs].map((spec) => JSON.parse(spec) as string[]).filter((parts) => parts.length > 1);
+    const composite = [...specs.keys()].map((spec) => JSON.parse(spec) as string[]).filter((parts) => parts.length > 1);
     if (composite.length > 1) {
       logger.warn({ source, kind, keys: composite }, 'records of this kind are written with different composite keys: their stored keys were not rekeyed');
       continue;
@@ -54,23 +55,6 @@ export async function rekeyCompositeKeys(pool: pg.Pool, config: Config, logger: 
     done.push(rekey);
   }
   return done;
-}
-
-/** Each (source, kind) a query writes, with the keys (as JSON lists of parts) its queries give it. */
-function keySpecs(config: Config): Map<string, Set<string>> {
-  const specs = new Map<string, Set<string>>();
-  for (const job of config.jobs) {
-    for (const query of job.queries) {
-      const records = { ...job.records, ...query.records };
-      if (records.kind === undefined) continue;
-      const key = records.key ?? 'id';
-      const id = `${job.source}\u0000${records.kind}`;
-      const set = specs.get(id) ?? new Set<string>();
-      set.add(JSON.stringify(Array.isArray(key) ? key : [key]));
-      specs.set(id, set);
-    }
-  }
-  return specs;
 }
 
 async function rekeyKind(pool: pg.Pool, source: string, kind: string, parts: readonly string[]): Promise<KindRekey> {

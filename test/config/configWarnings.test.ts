@@ -19,6 +19,24 @@ describe('config warnings', () => {
     expect(configWarnings(config, producedKinds(config.jobs)).map((warning) => warning.path)).toEqual(['jobs[0].params.apikey']);
   });
 
+  it('warn of a kind of one source keyed two ways, naming both keys and their queries', () => {
+    const tree = validTree();
+    const job = tree.jobs[0]!;
+    const config = parseConfig({ ...tree, jobs: [{ ...job, queries: [{ q: 'a' }, { q: 'b', records: { key: ['name', 'mbid'] } }] }] }, 'test config', { MUSIC_API_KEY: 'k' });
+    expect(configWarnings(config, producedKinds(config.jobs))).toEqual([
+      {
+        path: 'jobs: kind "artist" of source "music"',
+        message: 'is keyed by ["id"] (jobs[0].queries[0]) and by ["name","mbid"] (jobs[0].queries[1]): records keyed one way can take the keys of records keyed the other; give each key a kind of its own',
+      },
+    ]);
+  });
+
+  it('take a kind keyed one way by several queries as it is', () => {
+    const tree = validTree();
+    const config = parseConfig({ ...tree, jobs: [{ ...tree.jobs[0]!, queries: [{ q: 'a' }, { q: 'b' }] }] }, 'test config', { MUSIC_API_KEY: 'k' });
+    expect(configWarnings(config, producedKinds(config.jobs))).toEqual([]);
+  });
+
   it('take a kind set on the job or on the query as stored', () => {
     expect(producedKinds([{ records: { kind: 'a' }, queries: [{}, { records: { kind: 'b' } }] }])).toEqual(new Set(['a', 'b']));
   });
