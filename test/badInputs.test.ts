@@ -3,6 +3,7 @@ import { badArgumentRows } from './cli/badArgumentRows.js';
 import { badConfigRows } from './config/badConfigRows.js';
 import { echoedSecretRows } from './http/echoedSecretRows.js';
 import { badRecordRows } from './paging/badRecordRows.js';
+import { recordOutcomeRows } from './paging/recordOutcomeRows.js';
 import { badRequestRows } from './runtime/badRequestRows.js';
 
 /** The tables of bad inputs, each run by the test beside it. */
@@ -12,6 +13,7 @@ const tables: Record<string, readonly { what: string }[]> = {
   records: badRecordRows,
   historyRequests: badRequestRows,
   echoedSecrets: echoedSecretRows,
+  recordOutcomes: recordOutcomeRows,
 };
 
 describe('the tables of bad inputs', () => {
