@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { badArgumentRows } from './cli/badArgumentRows.js';
 import { badConfigRows } from './config/badConfigRows.js';
 import { echoedSecretRows } from './http/echoedSecretRows.js';
+import { hostileAnswerRows } from './http/hostileAnswerRows.js';
 import { badRecordRows } from './paging/badRecordRows.js';
 import { recordOutcomeRows } from './paging/recordOutcomeRows.js';
 import { badRequestRows } from './runtime/badRequestRows.js';
@@ -14,6 +15,7 @@ const tables: Record<string, readonly { what: string }[]> = {
   historyRequests: badRequestRows,
   echoedSecrets: echoedSecretRows,
   recordOutcomes: recordOutcomeRows,
+  upstreamAnswers: hostileAnswerRows,
 };
 
 describe('the tables of bad inputs', () => {
