@@ -6,6 +6,7 @@ import { hostileAnswerRows } from './http/hostileAnswerRows.js';
 import { badRecordRows } from './paging/badRecordRows.js';
 import { recordOutcomeRows } from './paging/recordOutcomeRows.js';
 import { badRequestRows } from './runtime/badRequestRows.js';
+import { opsRequestRows } from './runtime/opsRequestRows.js';
 
 /** The tables of bad inputs, each run by the test beside it. */
 const tables: Record<string, readonly { what: string }[]> = {
@@ -16,6 +17,7 @@ const tables: Record<string, readonly { what: string }[]> = {
   echoedSecrets: echoedSecretRows,
   recordOutcomes: recordOutcomeRows,
   upstreamAnswers: hostileAnswerRows,
+  opsRequests: opsRequestRows,
 };
 
 describe('the tables of bad inputs', () => {
