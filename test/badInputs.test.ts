@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { csvInjectionRows } from './analytics/csvInjectionRows.js';
 import { badArgumentRows } from './cli/badArgumentRows.js';
+import { bidiRows, controlRows } from './cli/terminalTextRows.js';
 import { badConfigRows } from './config/badConfigRows.js';
 import { echoedSecretRows } from './http/echoedSecretRows.js';
 import { hostileAnswerRows } from './http/hostileAnswerRows.js';
@@ -18,6 +20,8 @@ const tables: Record<string, readonly { what: string }[]> = {
   recordOutcomes: recordOutcomeRows,
   upstreamAnswers: hostileAnswerRows,
   opsRequests: opsRequestRows,
+  terminalText: [...controlRows, ...bidiRows],
+  csvCells: csvInjectionRows,
 };
 
 describe('the tables of bad inputs', () => {

@@ -1,4 +1,4 @@
-import type { TickState } from '../storage/tickState.js';
+import type { TickState } from '../storage/ticks/tickState.js';
 import { printableLine } from './terminalText.js';
 
 /** A tick's status as a person reads it: how far it is while it runs, how it went once ended. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { tickStateOf, type TickRow, type TickState } from '../storage/tickState.js';
+import { tickStateOf, type TickRow, type TickState } from '../storage/ticks/tickState.js';
 import { readJobRuns } from './statements/readJobRuns.js';
 import { readJobRunsWithStatus } from './statements/readJobRunsWithStatus.js';
 import { readJobTicks } from './statements/readJobTicks.js';
@@ -7,7 +7,7 @@ import { readLastTicks, type LastTickRow } from './statements/readLastTicks.js';
 import { readNoticeAttempts, type NoticeAttemptRow } from './statements/readNoticeAttempts.js';
 import { readPageMeta } from './statements/readPageMeta.js';
 import { readRun, type RunDetailRow } from './statements/readRun.js';
-import type { PageMetaRow } from '../storage/pageMeta.js';
+import type { PageMetaRow } from '../storage/pages/pageMeta.js';
 import { readRunPages } from './statements/readRunPages.js';
 import { readRunPageTotals, type PageTotalsRow } from './statements/readRunPageTotals.js';
 import type { RunListRow } from './statements/runListColumns.js';

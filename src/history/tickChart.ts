@@ -1,4 +1,4 @@
-import type { TickState } from '../storage/tickState.js';
+import type { TickState } from '../storage/ticks/tickState.js';
 import { between, formatCount, formatDuration, formatTime } from './format.js';
 import { html, type Markup } from './html.js';
 

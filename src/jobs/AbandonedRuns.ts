@@ -1,7 +1,7 @@
 import type { Logger } from '../observability/logger.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
-import type { RunStore } from '../storage/RunStore.js';
-import { isEnded, type NoticeToQueue, type RunOutcome, type RunState } from '../storage/runState.js';
+import type { RunStore } from '../storage/runStore.js';
+import { isEnded, type NoticeToQueue, type RunOutcome, type RunState } from '../storage/runs/runState.js';
 import { CrashedTooOftenError } from '../sync/runFailures.js';
 
 export interface AbandonedRunsOptions {

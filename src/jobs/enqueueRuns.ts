@@ -1,9 +1,9 @@
 import { QueueEvents, type ConnectionOptions } from 'bullmq';
 import { findJob } from '../config/resolveQuery.js';
 import type { Config } from '../config/schema.js';
-import type { OpenedTick, TickRun } from '../storage/JobTicks.js';
-import type { RunClaims } from '../storage/RunClaims.js';
-import type { RunStore } from '../storage/RunStore.js';
+import type { OpenedTick, TickRun } from '../storage/ticks/JobTicks.js';
+import type { RunClaims } from '../storage/runs/RunClaims.js';
+import type { RunStore } from '../storage/runStore.js';
 import { launchTick } from './launchTick.js';
 import { SYNC_QUEUE, type Queues } from './queues.js';
 import type { SyncJobResult } from './SyncWorker.js';

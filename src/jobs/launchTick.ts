@@ -1,6 +1,6 @@
 import type { Config, JobConfig } from '../config/schema.js';
-import type { OpenedTick } from '../storage/JobTicks.js';
-import type { RunStore } from '../storage/RunStore.js';
+import type { OpenedTick } from '../storage/ticks/JobTicks.js';
+import type { RunStore } from '../storage/runStore.js';
 import { planTick, type TickRequest } from '../sync/planTick.js';
 import { queueOutboxDrain, type Queues, type SyncJobData } from './queues.js';
 

@@ -1,4 +1,4 @@
-import type { NoticeToQueue, RunState } from '../storage/runState.js';
+import type { NoticeToQueue, RunState } from '../storage/runs/runState.js';
 
 export type NoticeType = 'sync.succeeded' | 'sync.partial' | 'sync.failed';
 

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Database } from '../storage/database.js';
-import { notices } from '../storage/schema.js';
+import type { Database } from '../storage/database/database.js';
+import { notices } from '../storage/tables/schema.js';
 
 export type NoticeState = 'pending' | 'delivered' | 'exhausted';
 

@@ -1,5 +1,5 @@
-import type { NoticeToQueue } from '../storage/runState.js';
-import type { TickOutcome } from '../storage/tickState.js';
+import type { NoticeToQueue } from '../storage/runs/runState.js';
+import type { TickOutcome } from '../storage/ticks/tickState.js';
 import { noticeIdFor } from './completionNotice.js';
 
 export type TickNoticeType = 'job.succeeded' | 'job.partial' | 'job.failed';

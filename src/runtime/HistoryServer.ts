@@ -4,7 +4,7 @@ import type { JobSchedule } from '../config/readOnlySettings.js';
 import { HistoryPages } from '../history/HistoryPages.js';
 import { RunHistory } from '../history/RunHistory.js';
 import type { Logger } from '../observability/logger.js';
-import type { Storage } from '../storage/database.js';
+import type { Storage } from '../storage/database/database.js';
 import type { BasicCredentials } from './basicAuth.js';
 import { answerHistoryRequest } from './historyListener.js';
 

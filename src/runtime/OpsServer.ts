@@ -6,7 +6,7 @@ import type { Queues } from '../jobs/queues.js';
 import type { Runtime } from './openRuntime.js';
 import { HistoryPages } from '../history/HistoryPages.js';
 import { RunHistory } from '../history/RunHistory.js';
-import { migrationStatus } from '../storage/migrationStatus.js';
+import { migrationStatus } from '../storage/database/migrationStatus.js';
 import { authorized, BASIC_CHALLENGE, type BasicCredentials } from './basicAuth.js';
 import { answerHistoryRequest } from './historyListener.js';
 import { DASHBOARD_CSP, securityHeaders } from './securityHeaders.js';

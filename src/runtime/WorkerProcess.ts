@@ -1,4 +1,4 @@
-import { PageRetention } from '../storage/PageRetention.js';
+import { PageRetention } from '../storage/pages/PageRetention.js';
 import type { BasicCredentials } from './basicAuth.js';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
@@ -9,8 +9,8 @@ import { IdleMemoryRelease } from './IdleMemoryRelease.js';
 import { OpsServer } from './OpsServer.js';
 import { openRuntime, type Runtime } from './openRuntime.js';
 import { Scheduler } from '../scheduling/Scheduler.js';
-import { CONNECTIONS_BESIDE_RUNS } from '../storage/database.js';
-import { noticeCounts } from '../storage/noticeQueries.js';
+import { CONNECTIONS_BESIDE_RUNS } from '../storage/database/database.js';
+import { noticeCounts } from '../storage/notices/noticeQueries.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
 import { NotifyWorker } from '../notices/NotifyWorker.js';
 import { openQueues, redisConnection, type Queues } from '../jobs/queues.js';

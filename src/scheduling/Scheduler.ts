@@ -4,8 +4,8 @@ import type { Config, JobConfig } from '../config/schema.js';
 import { launchTick } from '../jobs/launchTick.js';
 import type { Queues } from '../jobs/queues.js';
 import type { Logger } from '../observability/logger.js';
-import { envelopeRetentionOf, type PageRetention } from '../storage/PageRetention.js';
-import type { RunStore } from '../storage/RunStore.js';
+import { envelopeRetentionOf, type PageRetention } from '../storage/pages/PageRetention.js';
+import type { RunStore } from '../storage/runStore.js';
 
 
 const MISSED_TICK_TOLERANCE_MS = 60_000;

@@ -1,5 +1,5 @@
 import type { Logger } from '../observability/logger.js';
-import type { PageEnvelope, PageWrites } from '../storage/PageWrites.js';
+import type { PageEnvelope, PageWrites } from '../storage/pages/PageWrites.js';
 
 /**
  * Stores the bodies of a run's pages ahead of the pages themselves (see PageWrites.storeBodyAhead):

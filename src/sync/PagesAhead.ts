@@ -1,7 +1,7 @@
 import type { Advance, PagePosition } from '../paging/Paginator.js';
 import type { FetchedPage } from '../http/SourceClient.js';
-import type { SerialisedRecords } from '../storage/serialiseRecords.js';
-import type { PageEnvelope } from '../storage/PageWrites.js';
+import type { SerialisedRecords } from '../storage/records/serialiseRecords.js';
+import type { PageEnvelope } from '../storage/pages/PageWrites.js';
 import type { PageOrder } from './incrementalOrder.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { RecordAnomalies, RecordCounts } from '../storage/RecordCounts.js';
-import type { StoredPage } from '../storage/PageWrites.js';
-import type { RunState } from '../storage/runState.js';
+import type { RecordAnomalies, RecordCounts } from '../storage/records/recordCounts.js';
+import type { StoredPage } from '../storage/pages/PageWrites.js';
+import type { RunState } from '../storage/runs/runState.js';
 import { keepsAscending, type PageOrder } from './incrementalOrder.js';
 import { maxValue, type RunCheckpoint } from './RunCheckpoint.js';
 

@@ -1,6 +1,6 @@
 import { getPath } from '../config/dotPath.js';
 import { scalarText } from '../config/exactJson.js';
-import { withoutNulChars } from '../storage/nulChars.js';
+import { withoutNulChars } from '../storage/records/nulChars.js';
 import { maxValue } from './RunCheckpoint.js';
 
 /** How a page's incremental values run, in the order read. */

@@ -1,7 +1,7 @@
 import type { ResolvedQuery } from '../config/resolveQuery.js';
 import type { Logger } from '../observability/logger.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
-import { serialiseRecords, type SerialisedRecords } from '../storage/serialiseRecords.js';
+import { serialiseRecords, type SerialisedRecords } from '../storage/records/serialiseRecords.js';
 
 /**
  * A page's selected records, serialised for storing: a record Postgres cannot take fails the

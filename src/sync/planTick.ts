@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { resolveQuery } from '../config/resolveQuery.js';
 import { RECORD_KEY_FIELD } from '../config/forEachSchema.js';
 import type { Config, JobConfig } from '../config/schema.js';
-import type { RunStore } from '../storage/RunStore.js';
-import type { RunIdentity } from '../storage/runState.js';
-import type { TickPlan, TickTrigger } from '../storage/tickState.js';
+import type { RunStore } from '../storage/runStore.js';
+import type { RunIdentity } from '../storage/runs/runState.js';
+import type { TickPlan, TickTrigger } from '../storage/ticks/tickState.js';
 import { runIdentityOf } from './runIdentity.js';
 import { inProcessRunKey, manualTickKey, queuedRunKey, scheduledTickKey, tickRunKey } from './runKeys.js';
 

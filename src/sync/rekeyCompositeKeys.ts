@@ -5,13 +5,13 @@ import { keysOfKinds } from '../config/kindKeys.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import { joinKeyParts, mayNeedRekey } from '../paging/compositeKey.js';
-import { endCompositeKeyRekey } from '../storage/statements/endCompositeKeyRekey.js';
-import { listCompositeKeyRekeys } from '../storage/statements/listCompositeKeyRekeys.js';
-import { readKeysToRekey, type KeyToRekeyRow } from '../storage/statements/readKeysToRekey.js';
-import { KEY_DIGEST_PREFIX, storedKey } from '../storage/storedKey.js';
-import { rekeyRecords } from '../storage/statements/rekeyRecords.js';
-import { takeChangeLock } from '../storage/statements/takeChangeLock.js';
-import { inTransaction } from '../storage/transaction.js';
+import { endCompositeKeyRekey } from '../storage/records/statements/endCompositeKeyRekey.js';
+import { listCompositeKeyRekeys } from '../storage/records/statements/listCompositeKeyRekeys.js';
+import { readKeysToRekey, type KeyToRekeyRow } from '../storage/records/statements/readKeysToRekey.js';
+import { KEY_DIGEST_PREFIX, storedKey } from '../storage/records/storedKey.js';
+import { rekeyRecords } from '../storage/records/statements/rekeyRecords.js';
+import { takeChangeLock } from '../storage/pages/statements/takeChangeLock.js';
+import { inTransaction } from '../storage/database/transaction.js';
 
 /** Keys read and rewritten a transaction at a time. */
 const BATCH = 5_000;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { findJob } from '../config/resolveQuery.js';
 import type { Config, JobConfig } from '../config/schema.js';
-import type { RunStore } from '../storage/RunStore.js';
-import type { RunIdentity, RunState } from '../storage/runState.js';
-import { REPLAY_START, type StoredPagesOf } from '../storage/StoredPages.js';
-import type { TickState } from '../storage/tickState.js';
+import type { RunStore } from '../storage/runStore.js';
+import type { RunIdentity, RunState } from '../storage/runs/runState.js';
+import { REPLAY_START, type PagesToReplay } from '../storage/pages/ReplayReader.js';
+import type { TickState } from '../storage/ticks/tickState.js';
 import { replayQuery, type ReplayOptions, type ReplaySummary } from './replayQuery.js';
 import { replayRunKey, replayTickKeyPrefix } from './runKeys.js';
 
@@ -35,7 +35,7 @@ export async function replayJob(config: Config, request: ReplayRequest, options:
   const indexes = request.queryIndexes ?? job.queries.map((_, index) => index);
   for (const index of indexes) if (!job.queries[index]) throw new Error(`job "${job.name}" has no query ${index} (it has ${job.queries.length}, numbered from 0)`);
   const prefix = replayTickKeyPrefix(job.name, JSON.stringify([indexes, request.value ?? null, request.since?.toISOString() ?? null]));
-  const unfinished = await options.storedPages.unfinishedReplay(prefix);
+  const unfinished = await options.replayReader.unfinishedReplay(prefix);
   let runs: RunIdentity[];
   let tickId: string;
   if (unfinished.length > 0) {
@@ -43,7 +43,7 @@ export async function replayJob(config: Config, request: ReplayRequest, options:
     tickId = unfinished[0]!.tickId!;
   } else {
     const stored: number[] = [];
-    for (const index of indexes) if ((await options.storedPages.after(pagesOf(job, index, request), REPLAY_START, 1)).length > 0) stored.push(index);
+    for (const index of indexes) if ((await options.replayReader.after(pagesOf(job, index, request), REPLAY_START, 1)).length > 0) stored.push(index);
     if (stored.length === 0) return undefined;
     tickId = randomUUID();
     runs = stored.map((index) => replayIdentity(job, index, request, tickId));
@@ -56,7 +56,7 @@ export async function replayJob(config: Config, request: ReplayRequest, options:
   return { tick: tick!, resumed: unfinished.length > 0, summaries };
 }
 
-function pagesOf(job: JobConfig, queryIndex: number, request: ReplayRequest): StoredPagesOf {
+function pagesOf(job: JobConfig, queryIndex: number, request: ReplayRequest): PagesToReplay {
   const mode = job.queries[queryIndex]?.mode ?? job.mode;
   return { job: job.name, queryIndex, value: request.value, since: request.since, latestRunOnly: mode === 'full_refresh' };
 }

@@ -7,23 +7,23 @@ import { UpstreamError } from '../http/UpstreamError.js';
 import type { Logger } from '../observability/logger.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { selectRecords } from '../paging/selectRecords.js';
-import type { RecordCounts } from '../storage/RecordCounts.js';
-import type { RunStore } from '../storage/RunStore.js';
-import type { NoticeToQueue, RunIdentity, RunState } from '../storage/runState.js';
-import { REPLAY_START, type ReplayPosition, type StoredPages, type StoredPagesOf } from '../storage/StoredPages.js';
-import type { PageToReplayRow } from '../storage/statements/readPagesToReplay.js';
-import { serialiseRecords, type SerialisedRecords } from '../storage/serialiseRecords.js';
+import type { RecordCounts } from '../storage/records/recordCounts.js';
+import type { RunStore } from '../storage/runStore.js';
+import type { NoticeToQueue, RunIdentity, RunState } from '../storage/runs/runState.js';
+import { REPLAY_START, type ReplayPosition, type ReplayReader, type PagesToReplay } from '../storage/pages/ReplayReader.js';
+import type { PageToReplayRow } from '../storage/pages/statements/readPagesToReplay.js';
+import { serialiseRecords, type SerialisedRecords } from '../storage/records/serialiseRecords.js';
 import { pageRecords } from './pageRecords.js';
 import { recordOf } from './runFailures.js';
 import type { SyncProgress } from './syncQuery.js';
-import { MERGE, pageWriteMode } from '../storage/writeModes.js';
+import { MERGE, pageWriteMode } from '../storage/pages/writeModes.js';
 
 /** What a replay does with a stored page the current config cannot read (its records path gone, say). */
 export type ReplayOnError = 'stop' | 'skip';
 
 export interface ReplayOptions {
   store: Pick<RunStore, 'claims' | 'pages' | 'finishes'>;
-  storedPages: StoredPages;
+  replayReader: ReplayReader;
   logger: Logger;
   onError: ReplayOnError;
   noticeFor?: (run: RunState) => NoticeToQueue | undefined;
@@ -52,7 +52,7 @@ const BATCH = 20;
  * envelope per page that refers to the body already stored, and its checkpoint is the last page
  * replayed, so a replay stopped by a crash or Ctrl-C goes on from there when claimed again.
  */
-export async function replayQuery(config: Config, job: JobConfig, identity: RunIdentity, of: StoredPagesOf, options: ReplayOptions): Promise<ReplaySummary> {
+export async function replayQuery(config: Config, job: JobConfig, identity: RunIdentity, of: PagesToReplay, options: ReplayOptions): Promise<ReplaySummary> {
   const run = await options.store.claims.claim(identity);
   const log = options.logger.child({ runId: run.id, job: job.name, queryIndex: of.queryIndex, replay: true });
   const shape = responseShapeOf(config.sources[job.source]!.response, config.sources[job.source]!.errors);
@@ -66,7 +66,7 @@ export async function replayQuery(config: Config, job: JobConfig, identity: RunI
     return { runId: run.id, status, pages, counts, skipped, error: failure?.message };
   };
   for (;;) {
-    const batch = await options.storedPages.after(of, position, BATCH);
+    const batch = await options.replayReader.after(of, position, BATCH);
     if (batch.length === 0) break;
     for (const page of batch) {
       if (options.signal?.aborted) return { runId: run.id, status: 'interrupted', pages, counts, skipped };

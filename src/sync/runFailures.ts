@@ -1,8 +1,8 @@
 import { UpstreamError } from '../http/UpstreamError.js';
 import { PagingStyleError } from '../paging/paginatorStyles.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
-import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/databaseError.js';
-import { withoutNulChars } from '../storage/nulChars.js';
+import { databaseFailureOf, isPermanentDatabaseFailure } from '../storage/database/databaseError.js';
+import { withoutNulChars } from '../storage/records/nulChars.js';
 
 /** A run resumed with a different query at its index than it started with. */
 export class QueryChangedError extends Error {

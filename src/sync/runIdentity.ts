@@ -1,6 +1,6 @@
 import type { ResolvedQuery } from '../config/resolveQuery.js';
 import { maskedParams } from '../config/secretParams.js';
-import type { RunIdentity } from '../storage/runState.js';
+import type { RunIdentity } from '../storage/runs/runState.js';
 
 /** What only a run's caller knows of it: its id chosen up front, its schedule and tick. */
 export type RunCircumstances = Pick<RunIdentity, 'id' | 'scheduledFor' | 'tickId'>;

@@ -1,9 +1,9 @@
 import { findJob, resolveQuery } from '../config/resolveQuery.js';
 import type { Config, JobConfig } from '../config/schema.js';
-import { RunTakenOverError } from '../storage/PageWrites.js';
-import type { RunIdentity } from '../storage/runState.js';
-import { waitOutStorageOutage } from '../storage/storageOutage.js';
-import type { TickState } from '../storage/tickState.js';
+import { RunTakenOverError } from '../storage/pages/PageWrites.js';
+import type { RunIdentity } from '../storage/runs/runState.js';
+import { waitOutStorageOutage } from '../storage/database/storageOutage.js';
+import type { TickState } from '../storage/ticks/tickState.js';
 import { planTick, type TickRequest } from './planTick.js';
 import type { SourceRegistry } from './SourceRegistry.js';
 import { recordOf, SyncInterruptedError } from './runFailures.js';

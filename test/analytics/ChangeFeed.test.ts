@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readChangeFeed, type RecordChange } from '../../src/analytics/ChangeFeed.js';
-import { pageWriteMode, refreshScopeOf } from '../../src/storage/writeModes.js';
+import { pageWriteMode, refreshScopeOf } from '../../src/storage/pages/writeModes.js';
 import { pageOf } from '../support/storedPages.js';
 import { givenRunStore } from '../support/givenRunStore.js';
 

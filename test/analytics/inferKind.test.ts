@@ -9,7 +9,7 @@ import { kindsSectionSchema } from '../../src/config/kindsSchema.js';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import type { RecordLeafRow } from '../../src/analytics/statements/readRecordLeaves.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { runJobNow } from '../../src/sync/runJobNow.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';

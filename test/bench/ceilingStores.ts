@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { CeilingTables } from './ceilingTables.js';
-import { textArrayBytes } from '../../src/storage/textArrayBytes.js';
+import { textArrayBytes } from '../../src/storage/database/textArrayBytes.js';
 import { copyRows, inTransaction } from './copyRows.js';
 import type { PreparedTxPage } from './txPagesAhead.js';
 

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ensureLocalStack } from '../../src/localstack/localStack.js';
-import { migrateDatabase } from '../../src/storage/database.js';
+import { migrateDatabase } from '../../src/storage/database/database.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob, type TxListJob } from './benchConfig.js';
 import { machine, versions } from './environment.js';
 import { measureFetchParse } from './fetchParseLimit.js';

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { Pool } from 'undici';
-import { PayloadLines } from '../../src/storage/PayloadLines.js';
+import { PayloadLines } from '../../src/storage/records/PayloadLines.js';
 import { PAGES_AHEAD_DEPTH } from '../../src/sync/PagesAhead.js';
 import { sourceConnections } from '../../src/sync/SourceRegistry.js';
 import { TX_RUN_CONCURRENCY } from './benchConfig.js';

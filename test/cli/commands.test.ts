@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import { findJob } from '../../src/config/resolveQuery.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { planTick } from '../../src/sync/planTick.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { redisConnection } from '../../src/jobs/queues.js';

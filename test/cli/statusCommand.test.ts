@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { openRunStore } from '../../src/storage/RunStore.js';
-import type { RunIdentity } from '../../src/storage/runState.js';
+import { openRunStore } from '../../src/storage/runStore.js';
+import type { RunIdentity } from '../../src/storage/runs/runState.js';
 import { startFeedsync, writeConfig } from '../support/feedsyncProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 

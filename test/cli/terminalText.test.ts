@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { formatTable } from '../../src/cli/printTable.js';
 import { printableLine, printableText, terminalJson } from '../../src/cli/terminalText.js';
+import { bidiRows, controlRows } from './terminalTextRows.js';
 
 describe('printableText', () => {
-  it.each([
-    ['a CSI colour', 'bad \x1b[31mkey\x1b[0m', 'bad key'],
-    ['an OSC title change ended by BEL', 'x\x1b]0;owned\x07y', 'xy'],
-    ['an OSC hyperlink ended by ST', '\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\', 'link'],
-    ['a short escape (reset)', 'a\x1bcb', 'ab'],
-    ['a lone ESC at the end', 'a\x1b', 'a'],
-    ['a carriage return that would overwrite the line', 'failed\rsucceeded', 'failedsucceeded'],
-    ['a bell, a backspace and a NUL', 'a\x07b\x08c\x00d', 'abcd'],
-    ['DEL and C1 controls (8-bit CSI)', 'a\x7fb\x9b31mc\x85d', 'ab31mcd'],
-  ])('removes %s', (_what, text, printable) => {
+  it.each(controlRows.map((row) => [row.what, row.text, row.printed] as const))('removes %s', (_what, text, printable) => {
     expect(printableText(text)).toBe(printable);
   });
 
@@ -45,11 +37,7 @@ describe('formatTable', () => {
 });
 
 describe('bidirectional controls', () => {
-  it.each([
-    ['a right-to-left override', 'run gnp\u202e.exe', 'run gnp\\u202e.exe'],
-    ['an isolate and a mark', 'a\u2067b\u200fc', 'a\\u2067b\\u200fc'],
-    ['a line separator', 'a\u2028b', 'a\\u2028b'],
-  ])('shows %s as its escape, in text and in JSON', (_what, text, shown) => {
+  it.each(bidiRows.map((row) => [row.what, row.text, row.printed] as const))('shows %s as its escape, in text and in JSON', (_what, text, shown) => {
     expect(printableText(text)).toBe(shown);
     expect(terminalJson(text)).toBe(`"${shown}"`);
     expect(JSON.parse(terminalJson(text))).toBe(text);

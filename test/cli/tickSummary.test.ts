@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tickProgress, tickSummary } from '../../src/cli/tickSummary.js';
-import type { TickState } from '../../src/storage/tickState.js';
+import type { TickState } from '../../src/storage/ticks/tickState.js';
 
 const tick = (over: Partial<TickState>): TickState => ({
   id: '8d1f2a40-0000-4000-8000-000000000001',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '../../src/localstack/freePort.js';
-import { migrationStatus } from '../../src/storage/migrationStatus.js';
+import { migrationStatus } from '../../src/storage/database/migrationStatus.js';
 import { untilReady } from '../support/untilReady.js';
 import { scratchDir } from '../support/scratchDir.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';

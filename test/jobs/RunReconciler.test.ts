@@ -12,11 +12,11 @@ import { completionNotice } from '../../src/notices/completionNotice.js';
 import { tickNotice } from '../../src/notices/tickNotice.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { inProcessRunKey, queuedRunKey } from '../../src/sync/runKeys.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
-import { inProcessMarkHolder } from '../support/inProcessMark.js';
+import { inProcessLockHolder } from '../support/inProcessLock.js';
 import { artistSearchTotal, capturingLogger, queryOf, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { runIdentityOf } from '../../src/sync/runIdentity.js';
@@ -227,7 +227,7 @@ describe('RunReconciler', () => {
     run.kill('SIGKILL');
     await run.exited;
     // Postgres ends the killed process's sessions, and drops their locks, once it notices their sockets closed.
-    await waitFor('the killed process sessions gone', async () => (await inProcessMarkHolder(database.pool, started.tick_id)) === undefined);
+    await waitFor('the killed process sessions gone', async () => (await inProcessLockHolder(database.pool, started.tick_id)) === undefined);
     expect(await reconciler.sweep()).toEqual({ requeued: [], closed: [started.run_key] });
     const { rows } = await database.pool.query<{ status: string; error_kind: string; tick: string; notices: number }>(
       `select r.status, r.error_kind, t.status as tick, (select count(*)::int from notices n where n.tick_id = t.id) as notices

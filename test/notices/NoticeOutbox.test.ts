@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config/webhookSchema.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 import { capturingLogger } from '../support/syncFixture.js';
 import { startTestReceiver, type TestReceiver } from '../support/testReceiver.js';

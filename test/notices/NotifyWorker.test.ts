@@ -7,7 +7,7 @@ import { NotifyWorker } from '../../src/notices/NotifyWorker.js';
 import { openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { noAttempts, NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 import { capturingLogger } from '../support/syncFixture.js';
 import { startTestReceiver, type HeldAnswers, type TestReceiver } from '../support/testReceiver.js';

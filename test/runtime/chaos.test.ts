@@ -8,7 +8,7 @@ import { SourceClient } from '../../src/http/SourceClient.js';
 import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';
 import { startRedisServer, type RedisServer } from '../../src/localstack/redisServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { inProcessRunKey } from '../../src/sync/runKeys.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { enqueueByCli, startedFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';

@@ -6,7 +6,7 @@ import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';
 import type { TickNotice } from '../../src/notices/tickNotice.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { startedFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
 import { simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';

@@ -1,4 +1,4 @@
-import type { RunStore } from '../../src/storage/RunStore.js';
+import type { RunStore } from '../../src/storage/runStore.js';
 
 /**
  * A store whose finishes of anything but a failure reject with `message`, as when the worker dies

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
+import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
 import { createTestDatabase, type TestDatabase } from './testDatabase.js';
 
 /** A test file's own database and a run store on it, both set once its beforeAll has run. */

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalStack, type LocalStack } from '../../src/localstack/localStack.js';
-import { migrateDatabase } from '../../src/storage/database.js';
+import { migrateDatabase } from '../../src/storage/database/database.js';
 
 let stack: LocalStack | undefined;
 let scratchRoot: string | undefined;

@@ -5,7 +5,7 @@ import type { ResolvedQuery } from '../../src/config/resolveQuery.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { runIdentityOf } from '../../src/sync/runIdentity.js';
 import { syncQuery, type RunSummary, type SyncQueryOptions } from '../../src/sync/syncQuery.js';
 import { startListApi } from './listApi.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
+import { serialiseRecords } from '../../src/storage/records/serialiseRecords.js';
 import type pg from 'pg';
-import { PageWrites, type PagePool, type PageToStore } from '../../src/storage/PageWrites.js';
-import { MERGE } from '../../src/storage/writeModes.js';
+import { PageWrites, type PagePool, type PageToStore } from '../../src/storage/pages/PageWrites.js';
+import { MERGE } from '../../src/storage/pages/writeModes.js';
 
 /** A page of these records, keyed by `keyField`, as a sync hands it to PageWrites.storePage. */
 export function pageOf(kind: string, items: Record<string, unknown>[], keyField: string): PageToStore {

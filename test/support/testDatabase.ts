@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { migrateDatabase, openStorage, type Storage } from '../../src/storage/database.js';
+import { migrateDatabase, openStorage, type Storage } from '../../src/storage/database/database.js';
 
 export interface TestDatabase extends Storage {
   url: string;

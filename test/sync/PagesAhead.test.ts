@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FetchedPage } from '../../src/http/SourceClient.js';
 import type { PagePosition } from '../../src/paging/Paginator.js';
 import { PagesAhead, type PageSource, type PreparedPage } from '../../src/sync/PagesAhead.js';
-import { serialiseRecords } from '../../src/storage/serialiseRecords.js';
+import { serialiseRecords } from '../../src/storage/records/serialiseRecords.js';
 
 const at = (page: number): PagePosition => ({ page, offset: 0, pagesFetched: page - 1 });
 const settle = () => new Promise((resolve) => setImmediate(resolve));

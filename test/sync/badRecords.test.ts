@@ -7,7 +7,7 @@ import { parseConfig } from '../../src/config/loadConfig.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
-import { StoredPages } from '../../src/storage/StoredPages.js';
+import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
+import { ReplayReader } from '../../src/storage/pages/ReplayReader.js';
 import { replayJob } from '../../src/sync/replayJob.js';
 import { runJobNow } from '../../src/sync/runJobNow.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
@@ -97,7 +97,7 @@ describe('numbers in record payloads', () => {
   it('are stored exactly again by a replay of the stored page, with the content hash the sync gave', async () => {
     const synced = await exactRecords();
     await database.pool.query('delete from records where kind = $1', [`exact_${suffix}`]);
-    const replayed = await replayJob(config, { job: exactJob }, { store, storedPages: new StoredPages(database.pool), logger: capturingLogger().logger, onError: 'stop' });
+    const replayed = await replayJob(config, { job: exactJob }, { store, replayReader: new ReplayReader(database.pool), logger: capturingLogger().logger, onError: 'stop' });
     expect(replayed?.tick).toMatchObject({ status: 'succeeded' });
     expect(await exactRecords()).toEqual([{ key: '9007199254740993', value: '9007199254740993', content_hash: synced[0]!.content_hash }]);
   });

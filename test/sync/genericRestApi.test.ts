@@ -4,7 +4,7 @@ import { parseConfig } from '../../src/config/loadConfig.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { startLocalApi, type LocalApi } from '../support/localApi.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';

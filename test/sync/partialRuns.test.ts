@@ -5,7 +5,7 @@ import type { ConfigInput } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { completionNotice, type CompletionNotice } from '../../src/notices/completionNotice.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
+import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { startLocalApi, type LocalApi } from '../support/localApi.js';
 import { finishingOnlyFailures } from '../support/faultyStores.js';

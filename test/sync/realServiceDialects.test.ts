@@ -8,7 +8,7 @@ import { SourceClient } from '../../src/http/SourceClient.js';
 import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/chain.js';
 import { etherscanEnv, lastfmEnv } from '../../src/simulator/readyMessage.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';

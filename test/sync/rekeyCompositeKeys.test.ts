@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
 import { joinKeyParts } from '../../src/paging/compositeKey.js';
-import { storedKey } from '../../src/storage/storedKey.js';
+import { storedKey } from '../../src/storage/records/storedKey.js';
 import { rekeyCompositeKeys } from '../../src/sync/rekeyCompositeKeys.js';
 import { capturingLogger } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
-import { StoredPages } from '../../src/storage/StoredPages.js';
+import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
+import { ReplayReader } from '../../src/storage/pages/ReplayReader.js';
 import { replayJob, type ReplayRequest } from '../../src/sync/replayJob.js';
 import type { ReplayOnError } from '../../src/sync/replayQuery.js';
 import { runJobNow } from '../../src/sync/runJobNow.js';
@@ -47,7 +47,7 @@ async function syncNow(job: ConfigInput['jobs'][number]): Promise<void> {
 function replay(job: ConfigInput['jobs'][number], options: { onError?: ReplayOnError; signal?: AbortSignal; onPage?: () => void } = {}, request: Partial<ReplayRequest> = {}) {
   return replayJob(configFor(simulator, [job]), { job: job.name, ...request }, {
     store,
-    storedPages: new StoredPages(database.pool),
+    replayReader: new ReplayReader(database.pool),
     logger: capturingLogger().logger,
     onError: options.onError ?? 'stop',
     signal: options.signal,

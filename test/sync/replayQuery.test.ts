@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
-import { StoredPages } from '../../src/storage/StoredPages.js';
+import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
+import { ReplayReader } from '../../src/storage/pages/ReplayReader.js';
 import { replayJob } from '../../src/sync/replayJob.js';
 import { runJobNow } from '../../src/sync/runJobNow.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
@@ -50,7 +50,7 @@ async function syncNow(config: Config): Promise<void> {
   }
 }
 
-const replay = (config: Config) => replayJob(config, { job: config.jobs[0]!.name }, { store, storedPages: new StoredPages(database.pool), logger: capturingLogger().logger, onError: 'stop' });
+const replay = (config: Config) => replayJob(config, { job: config.jobs[0]!.name }, { store, replayReader: new ReplayReader(database.pool), logger: capturingLogger().logger, onError: 'stop' });
 
 /** The records of the job's kind with their change_seq, and how many versions each has. */
 async function stateOf(config: Config) {

@@ -4,7 +4,7 @@ import type { Config } from '../../src/config/schema.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { tickNotice } from '../../src/notices/tickNotice.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
+import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
 import { runJobNow, type RunJobOptions } from '../../src/sync/runJobNow.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
 import { finishingOnlyFailures } from '../support/faultyStores.js';

@@ -5,7 +5,7 @@ import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import type { FaultKind } from '../../src/simulator/faults.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';

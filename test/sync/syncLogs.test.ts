@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { openRunStore } from '../../src/storage/RunStore.js';
+import { openRunStore } from '../../src/storage/runStore.js';
 import { syncQuery } from '../../src/sync/syncQuery.js';
 import { capturingLogger, configFor, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { WriteMode } from '../../src/config/kindsSchema.js';
-import { openRunStore, type RunStore } from '../../src/storage/RunStore.js';
+import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { replayJob } from '../../src/sync/replayJob.js';
-import { StoredPages } from '../../src/storage/StoredPages.js';
+import { ReplayReader } from '../../src/storage/pages/ReplayReader.js';
 import type { RunSummary } from '../../src/sync/syncQuery.js';
 import { givenListApi, listQuery, syncList } from '../support/listSync.js';
 import { capturingLogger } from '../support/syncFixture.js';
@@ -20,7 +20,7 @@ const given = givenListApi<Item>();
 function syncer(mode: WriteMode, kind: string, path: string, maxPages = 100, storeOf: (store: RunStore) => RunStore = (store) => store) {
   const { config, query } = listQuery(given.api, path, `chart-${kind}`, kind, { job: { mode }, paging: { maxPages } });
   const sync = (items: Item[]): Promise<RunSummary> => syncList(given, query, path, items, { store: storeOf(openRunStore(given.database.db)), noticeFor: completionNotice, databaseOutageMs: 5_000 });
-  const replay = () => replayJob(config, { job: query.job }, { store: openRunStore(given.database.db), storedPages: new StoredPages(given.database.pool), logger: capturingLogger().logger, onError: 'stop' });
+  const replay = () => replayJob(config, { job: query.job }, { store: openRunStore(given.database.db), replayReader: new ReplayReader(given.database.pool), logger: capturingLogger().logger, onError: 'stop' });
   return Object.assign(sync, { replay });
 }
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { readChangeFeed } from '../../analytics/ChangeFeed.js';
 import { CHANGE_FORMATS } from '../../analytics/changeFormats.js';
-import { openStorage } from '../../storage/database.js';
+import { openStorage } from '../../storage/database/database.js';
 import { nonEmptyFlag, requireEnv } from '../options.js';
 
 interface ExportOptions {

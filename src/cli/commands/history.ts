@@ -4,7 +4,7 @@ import { loadReadOnlySettings } from '../../config/readOnlySettings.js';
 import { createLogger } from '../../observability/logger.js';
 import { connectionSecrets, SecretScrubber } from '../../observability/SecretScrubber.js';
 import { HistoryServer } from '../../runtime/HistoryServer.js';
-import { openStorage } from '../../storage/database.js';
+import { openStorage } from '../../storage/database/database.js';
 import { dashboardCredentials, integerFlag, requireEnv } from '../options.js';
 import { untilStopSignal } from '../stopSignal.js';
 

@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
 import { loadReadOnlySettings } from '../../config/readOnlySettings.js';
 import { openQueues, queueOutboxDrain, redisConnection } from '../../jobs/queues.js';
 import { listNotices, markForRedelivery } from '../../notices/noticeLog.js';
-import { openStorage, type Database } from '../../storage/database.js';
+import { openStorage, type Database } from '../../storage/database/database.js';
 import { integerFlag, requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
 import { terminalJson } from '../terminalText.js';

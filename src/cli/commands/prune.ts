@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
-import { migrateDatabase, openStorage } from '../../storage/database.js';
-import { PageRetention, type PruneResult } from '../../storage/PageRetention.js';
+import { migrateDatabase, openStorage } from '../../storage/database/database.js';
+import { PageRetention, type PruneResult } from '../../storage/pages/PageRetention.js';
 import { requireEnv } from '../options.js';
 
 interface PruneOptions {

@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
 import type { Config } from '../../config/schema.js';
 import { noticeIdFor } from '../../notices/completionNotice.js';
 import { openRuntime } from '../../runtime/openRuntime.js';
-import { StoredPages } from '../../storage/StoredPages.js';
+import { ReplayReader } from '../../storage/pages/ReplayReader.js';
 import { replayJob, type ReplayRequest } from '../../sync/replayJob.js';
 import type { ReplayOnError } from '../../sync/replayQuery.js';
 import { dateFlag, integerFlag, nonEmptyFlag, requireEnv } from '../options.js';
@@ -70,7 +70,7 @@ export function registerReplayCommand(program: Command): void {
           progress.begin(`replaying ${request.job}`);
           const replayed = await replayJob(config, request, {
             store: runtime.store,
-            storedPages: new StoredPages(runtime.storage.pool),
+            replayReader: new ReplayReader(runtime.storage.pool),
             logger: runtime.logger,
             onError: options.onError,
             noticeFor: runtime.noticeFor,

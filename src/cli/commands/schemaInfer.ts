@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { inferKind } from '../../analytics/KindInference.js';
 import { kindYaml } from '../../analytics/inferKind.js';
-import { openStorage } from '../../storage/database.js';
+import { openStorage } from '../../storage/database/database.js';
 import { integerFlag, nonEmptyFlag, requireEnv } from '../options.js';
 
 interface InferOptions {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { checkKindViews } from '../../analytics/viewsCheck.js';
 import { loadAnalyticsSettings } from '../../config/analyticsSettings.js';
 import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
-import { openStorage } from '../../storage/database.js';
+import { openStorage } from '../../storage/database/database.js';
 import { printConfigWarnings } from '../configWarningLines.js';
 import { requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';

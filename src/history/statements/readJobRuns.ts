@@ -1,4 +1,4 @@
-import { NamedStatement } from '../../storage/namedStatement.js';
+import { NamedStatement } from '../../storage/database/NamedStatement.js';
 import { RUN_LIST_COLUMNS } from './runListColumns.js';
 
 export interface ReadJobRunsParams {

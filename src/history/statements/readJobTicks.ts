@@ -1,5 +1,5 @@
-import { NamedStatement } from '../../storage/namedStatement.js';
-import { TICK_COLUMNS } from '../../storage/tickState.js';
+import { NamedStatement } from '../../storage/database/NamedStatement.js';
+import { TICK_COLUMNS } from '../../storage/ticks/tickState.js';
 
 export interface ReadJobTicksParams {
   job: string;

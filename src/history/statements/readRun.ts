@@ -1,4 +1,4 @@
-import { NamedStatement } from '../../storage/namedStatement.js';
+import { NamedStatement } from '../../storage/database/NamedStatement.js';
 import type { RunListRow } from './runListColumns.js';
 
 export interface ReadRunParams {

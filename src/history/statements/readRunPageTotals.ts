@@ -1,4 +1,4 @@
-import { NamedStatement } from '../../storage/namedStatement.js';
+import { NamedStatement } from '../../storage/database/NamedStatement.js';
 
 export interface ReadRunPageTotalsParams {
   runId: string;

@@ -1,5 +1,5 @@
-import { NamedStatement } from '../../storage/namedStatement.js';
-import { PAGE_META_COLUMNS } from '../../storage/pageMeta.js';
+import { NamedStatement } from '../../storage/database/NamedStatement.js';
+import { PAGE_META_COLUMNS } from '../../storage/pages/pageMeta.js';
 
 export interface ReadRunPagesParams {
   runId: string;

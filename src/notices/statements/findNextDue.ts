@@ -1,4 +1,4 @@
-import { NamedStatement } from '../../storage/namedStatement.js';
+import { NamedStatement } from '../../storage/database/NamedStatement.js';
 
 /** Milliseconds until the earliest pending notice is due (negative: overdue); null when none is pending. */
 export const findNextDue = new NamedStatement<Record<string, never>>(

@@ -1,4 +1,4 @@
-import { NamedStatement } from '../../storage/namedStatement.js';
+import { NamedStatement } from '../../storage/database/NamedStatement.js';
 import { LEASED_COLUMNS } from './leasedNotice.js';
 
 /**

@@ -1,4 +1,4 @@
-import { NamedStatement } from '../../storage/namedStatement.js';
+import { NamedStatement } from '../../storage/database/NamedStatement.js';
 
 /** A batch of delivery attempts, one array per column, one element per attempt. */
 export interface RecordDeliveryAttemptsParams {

@@ -1,0 +1,86 @@
+import { fileURLToPath } from 'node:url';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from '../tables/schema.js';
+
+export type Database = NodePgDatabase<typeof schema>;
+
+/** The connection pool and the Drizzle handle over it. */
+export interface Storage {
+  pool: pg.Pool;
+  db: Database;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../migrations', import.meta.url));
+
+/** An arbitrary constant: only feedsync's migrator takes this advisory lock. */
+export const MIGRATION_LOCK = 7_346_112_001;
+
+/**
+ * Planner settings for feedsync's sessions. Its statements look rows up by key, a handful at a
+ * time, in tables whose hot pages are cached:
+ * - `plan_cache_mode`: one generic plan serves every execution of a prepared statement. Left to
+ *   itself, Postgres re-plans the batch statements on every call (a parameter array of unknown
+ *   length makes the generic plan look dearer than a custom one), and planning costs more than
+ *   running them.
+ * - `random_page_cost`: the usual value for SSDs and cached data. At the default 4, a generic
+ *   plan prefers a sequential scan of a table of a few thousand rows to a handful of index lookups.
+ * A value already chosen for the connection, role or database (startup options, PGOPTIONS,
+ * ALTER ROLE/DATABASE … SET) is left as it is, so a deployment can opt out.
+ */
+const SESSION_SETTINGS = `select set_config(wanted.name, wanted.value, false)
+    from (values ('plan_cache_mode', 'force_generic_plan'), ('random_page_cost', '1.1')) as wanted(name, value)
+    join pg_settings s on s.name = wanted.name
+    where s.source not in ('client', 'user', 'database', 'database user')`;
+
+/**
+ * Connections a worker's pool holds beyond one for each run it may run at once: for what runs
+ * beside them (notice drains, the reconciler, bodies stored ahead of their pages).
+ */
+export const CONNECTIONS_BESIDE_RUNS = 4;
+
+export function openStorage(databaseUrl: string, options: { max?: number } = {}): Storage {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 10,
+    application_name: 'feedsync',
+    connectionTimeoutMillis: 10_000,
+    // pg-pool awaits this before handing the connection out (and fails the checkout if it throws); @types/pg types it as returning void.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
+    onConnect: async (client) => {
+      await client.query(SESSION_SETTINGS);
+    },
+  });
+  // An idle client losing its server (Postgres restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzle(pool, { schema });
+  return { pool, db, close: () => pool.end() };
+}
+
+/**
+ * The pg pool under a Drizzle handle, for statements kept as explicit SQL and prepared once per
+ * connection (named): the hot paths, where Drizzle's query building and Postgres's re-planning
+ * of unnamed statements cost more than the statement itself.
+ */
+export function poolOf(db: Database): pg.Pool {
+  const client = (db as Database & { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) throw new Error('a Drizzle database over a pg Pool is needed');
+  return client;
+}
+
+/** Applies pending migrations; an advisory lock makes workers starting together take turns. */
+export async function migrateDatabase(databaseUrl: string, migrationsFolder = MIGRATIONS_FOLDER): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-migrate' });
+  // A connection lost mid-migration fails the statement under way; heard, it is not also thrown as an uncaught 'error'.
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate(drizzle(client), { migrationsFolder });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.end();
+  }
+}
