@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DEFAULT_CHAIN_SHAPE, chainShapeProblem, type ChainShape } from './chain.js';
+import { DEFAULT_CHAIN_SHAPE, chainShapeProblem, type ChainShape } from './explorer/Chain.js';
 import { DEFAULT_DIALECT, DIALECTS, type DialectName } from './dialects/names.js';
-import { ENDPOINTS, resolveFaults, type EndpointName, type Faults, type FaultsInput } from './faults.js';
-import { DEFAULT_CATALOGUE_SIZE, type CatalogueSize } from './musicCatalogue.js';
+import { ENDPOINTS, resolveFaults, type EndpointName, type Faults, type FaultsInput } from './control/faults.js';
+import { DEFAULT_CATALOGUE_SIZE, type CatalogueSize } from './music/MusicCatalogue.js';
 import { SimulatorError } from './SimulatorError.js';
 import type { WebhookLimits } from './webhookReceiver.js';
 

@@ -1,4 +1,4 @@
-import { errorReply, successReply, type FaultReplies, type RequestHandler, type SimRequest } from './reply.js';
+import { errorReply, successReply, type FaultReplies, type RequestHandler, type SimRequest } from './server/reply.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
 const DELIVERY_PATH = new RegExp(`^/(${UUID})/?$`, 'i');

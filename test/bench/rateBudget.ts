@@ -6,7 +6,7 @@ import { parseConfig } from '../../src/config/loadConfig.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';
 import { openStorage } from '../../src/storage/database/database.js';
-import { KEPT_TIMESTAMPS } from '../../src/simulator/requestStats.js';
+import { KEPT_TIMESTAMPS } from '../../src/simulator/control/RequestStats.js';
 import { openRunStore } from '../../src/storage/runStore.js';
 import { benchConfigTree, RATE_BUDGET_JOB, RATE_BUDGET_KIND } from './benchConfig.js';
 import type { Target } from './report.js';

@@ -5,7 +5,7 @@ import type { Config } from '../../src/config/schema.js';
 import type { ResolvedQuery } from '../../src/config/resolveQuery.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
-import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/chain.js';
+import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/explorer/Chain.js';
 import { etherscanEnv, lastfmEnv } from '../../src/simulator/readyMessage.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { openRunStore } from '../../src/storage/runStore.js';

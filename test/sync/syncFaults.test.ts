@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
-import type { FaultKind } from '../../src/simulator/faults.js';
+import type { FaultKind } from '../../src/simulator/control/faults.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { openRunStore } from '../../src/storage/runStore.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';

@@ -1,8 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_DIALECT, DIALECTS, type DialectName } from '../../simulator/dialects/names.js';
-import { ENDPOINTS, type EndpointName } from '../../simulator/endpointNames.js';
-import type { FaultsInput } from '../../simulator/faults.js';
+import { ENDPOINTS, type EndpointName } from '../../simulator/server/endpointNames.js';
+import type { FaultsInput } from '../../simulator/control/faults.js';
 import type { SimulatorError } from '../../simulator/SimulatorError.js';
 import type { SimulatorOptions } from '../../simulator/simulatorOptions.js';
 import { integerFlag, numberFlag } from '../options.js';

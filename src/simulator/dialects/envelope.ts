@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ExplorerAnswer, ExplorerWire } from '../explorerWire.js';
-import type { MusicAnswer, MusicWire } from '../musicWire.js';
-import { MAX_LIMIT, pagingTotals } from '../paging.js';
-import { errorReply, successReply, successReplyFromDataJson, type Reply, type SimRequest } from '../reply.js';
+import type { ExplorerAnswer, ExplorerWire } from '../explorer/explorerWire.js';
+import type { MusicAnswer, MusicWire } from '../music/musicWire.js';
+import { MAX_LIMIT, pagingTotals } from '../server/paging.js';
+import { errorReply, successReply, successReplyFromDataJson, type Reply, type SimRequest } from '../server/reply.js';
 import { LASTFM_ERROR, LASTFM_MESSAGE } from './lastfmErrorCodes.js';
 
 /** The key from `Authorization: Bearer <key>`; undefined without one. */

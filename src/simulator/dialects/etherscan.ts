@@ -1,5 +1,5 @@
-import type { ExplorerAnswer, ExplorerWire } from '../explorerWire.js';
-import type { Reply } from '../reply.js';
+import type { ExplorerAnswer, ExplorerWire } from '../explorer/explorerWire.js';
+import type { Reply } from '../server/reply.js';
 
 /** Etherscan's parameter names and the names the explorer's actions read; Etherscan's win when both are sent. */
 const PARAM_NAMES: readonly (readonly [etherscan: string, simulator: string])[] = [

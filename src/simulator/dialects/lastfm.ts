@@ -1,8 +1,8 @@
-import type { PlayRecord } from '../musicPlays.js';
-import type { MusicAnswer, MusicListing, MusicWire } from '../musicWire.js';
-import type { PageSlice } from '../paging.js';
-import type { ParamResult } from '../queryParams.js';
-import type { Reply } from '../reply.js';
+import type { PlayRecord } from '../music/UserHistories.js';
+import type { MusicAnswer, MusicListing, MusicWire } from '../music/musicWire.js';
+import type { PageSlice } from '../server/paging.js';
+import type { ParamResult } from '../server/queryParams.js';
+import type { Reply } from '../server/reply.js';
 import { LASTFM_ERROR, LASTFM_MESSAGE } from './lastfmErrorCodes.js';
 
 /** Last.fm's search methods answer under `results`, with OpenSearch totals beside the matches. */

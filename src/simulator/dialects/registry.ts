@@ -1,5 +1,5 @@
-import type { ExplorerWire } from '../explorerWire.js';
-import type { MusicWire } from '../musicWire.js';
+import type { ExplorerWire } from '../explorer/explorerWire.js';
+import type { MusicWire } from '../music/musicWire.js';
 import { envelopeExplorerWire, envelopeMusicWire } from './envelope.js';
 import { etherscanExplorerWire } from './etherscan.js';
 import { lastfmMusicWire } from './lastfm.js';

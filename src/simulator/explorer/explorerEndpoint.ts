@@ -1,11 +1,11 @@
-import type { ApiKeys } from './apiKey.js';
-import type { Chain, TxOrder } from './chain.js';
-import type { ChainHead } from './chainHead.js';
+import type { ApiKeys } from '../server/ApiKeys.js';
+import type { Chain, TxOrder } from './Chain.js';
+import type { ChainHead } from './ChainHead.js';
 import { contractAbiJson, contractSource } from './contracts.js';
 import type { ExplorerAnswer, ExplorerFailure, ExplorerListing, ExplorerWire } from './explorerWire.js';
-import { parsePageRequest, slicePage, type PageRequest } from './paging.js';
-import { choiceParam, integerParam, requiredParam, type InvalidParam, type ParamResult } from './queryParams.js';
-import type { RequestHandler, SimRequest } from './reply.js';
+import { parsePageRequest, slicePage, type PageRequest } from '../server/paging.js';
+import { choiceParam, integerParam, requiredParam, type InvalidParam, type ParamResult } from '../server/queryParams.js';
+import type { RequestHandler, SimRequest } from '../server/reply.js';
 
 /** Etherscan refuses pages whose `page x offset` exceeds this; clients slide `startblock` instead. */
 export const RESULT_WINDOW = 10_000;

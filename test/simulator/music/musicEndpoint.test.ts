@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { getJson, musicUrl } from './httpClient.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/startSimulator.js';
+import { getJson, musicUrl } from '../httpClient.js';
 
 interface Paged {
   page: number;

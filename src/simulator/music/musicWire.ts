@@ -1,7 +1,7 @@
-import type { PlayRecord } from './musicPlays.js';
-import type { PageSlice } from './paging.js';
-import type { ParamResult } from './queryParams.js';
-import type { FaultReplies, Reply, SimRequest } from './reply.js';
+import type { PlayRecord } from './UserHistories.js';
+import type { PageSlice } from '../server/paging.js';
+import type { ParamResult } from '../server/queryParams.js';
+import type { FaultReplies, Reply, SimRequest } from '../server/reply.js';
 
 /** One record on its own (artist.getInfo, track.getLyrics, ...), under `key`. */
 export interface MusicRecord {

@@ -1,5 +1,5 @@
 import { FAULT_KINDS, type FaultKind, type Faults } from './faults.js';
-import { Prng, domainOf, hashOf } from './prng.js';
+import { Prng, domainOf, hashOf } from '../server/prng.js';
 
 /** What happens to one request; `delayMs` applies before anything is answered. */
 export type FaultDecision = { delayMs: number } & (

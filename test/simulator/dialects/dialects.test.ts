@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, type DialectName } from '../../src/simulator/dialects/names.js';
-import { readyExports, readyText } from '../../src/simulator/readyMessage.js';
-import { SimulatorError } from '../../src/simulator/SimulatorError.js';
-import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { explorerUrl, getBody, getJson, musicUrl, type ServedTx as Tx } from './httpClient.js';
+import { DIALECTS, type DialectName } from '../../../src/simulator/dialects/names.js';
+import { readyExports, readyText } from '../../../src/simulator/readyMessage.js';
+import { SimulatorError } from '../../../src/simulator/SimulatorError.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/startSimulator.js';
+import { explorerUrl, getBody, getJson, musicUrl, type ServedTx as Tx } from '../httpClient.js';
 
 const SEED = 31;
 const SIZES = { music: { artists: 1500, users: 40, playsPerUser: 200 }, chain: { blockIntervalMs: 0 } };

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FaultDecision, FaultGate } from './faultGate.js';
+import type { FaultDecision, FaultGate } from '../control/FaultGate.js';
 import { errorReply, type FaultReplies, type Reply, type RequestHandler, type SimRequest } from './reply.js';
-import type { RequestStats } from './requestStats.js';
+import type { RequestStats } from '../control/RequestStats.js';
 
 /** Bodies above this are refused with 413; the simulator is a test upstream, not a store. */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CATALOGUE_SIZE, MusicCatalogue } from '../../src/simulator/musicCatalogue.js';
-import { UserHistories } from '../../src/simulator/musicPlays.js';
+import { DEFAULT_CATALOGUE_SIZE, MusicCatalogue } from '../../../src/simulator/music/MusicCatalogue.js';
+import { UserHistories } from '../../../src/simulator/music/UserHistories.js';
 
 describe('MusicCatalogue', () => {
   it('counts 10,000 artists, 20,000 albums and 100,000 tracks at the default size', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { explorerUrl, getJson, type Envelope } from './httpClient.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/startSimulator.js';
+import { explorerUrl, getJson, type Envelope } from '../httpClient.js';
 
 let simulator: Simulator;
 

@@ -1,6 +1,6 @@
 import { ENDPOINTS, type EndpointName, type Faults, type FaultsResult } from './faults.js';
-import { errorReply, successReply, type RequestHandler } from './reply.js';
-import type { EndpointStats } from './requestStats.js';
+import { errorReply, successReply, type RequestHandler } from '../server/reply.js';
+import type { EndpointStats } from './RequestStats.js';
 
 /** What the admin routes can see and change. */
 export interface SimulatorControl {

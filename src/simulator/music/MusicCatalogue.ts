@@ -1,10 +1,10 @@
-import { uuidFromWords } from './hex.js';
+import { uuidFromWords } from '../server/hex.js';
 import { albumNames, artistNames, tagName, trackNames, userName, type NameFamily } from './musicNames.js';
 import { LYRIC_LANGUAGES, LYRIC_WORDS } from './musicWords.js';
-import { NameDirectory } from './nameDirectory.js';
+import { NameDirectory } from './NameDirectory.js';
 import { artistUrl, urlPart } from './musicUrls.js';
 import type { AlbumRecord, ArtistRecord, LyricsRecord, SimilarArtistRecord, TrackRecord } from './musicRecords.js';
-import { Prng, domainOf, hashOf, unitOf } from './prng.js';
+import { Prng, domainOf, hashOf, unitOf } from '../server/prng.js';
 
 /** How big the catalogue is. Albums = artists x albumsPerArtist; tracks = albums x tracksPerAlbum. */
 export interface CatalogueSize {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FaultGate } from '../../src/simulator/faultGate.js';
-import { resolveFaults } from '../../src/simulator/faults.js';
-import type { SimulatorOptions } from '../../src/simulator/simulatorOptions.js';
-import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { explorerUrl, getJson, musicUrl } from './httpClient.js';
+import { FaultGate } from '../../../src/simulator/control/FaultGate.js';
+import { resolveFaults } from '../../../src/simulator/control/faults.js';
+import type { SimulatorOptions } from '../../../src/simulator/simulatorOptions.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/startSimulator.js';
+import { explorerUrl, getJson, musicUrl } from '../httpClient.js';
 
 let simulator: Simulator;
 

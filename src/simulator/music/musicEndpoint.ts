@@ -1,11 +1,11 @@
-import type { ApiKeys } from './apiKey.js';
-import { RECOMMENDATIONS_PER_USER, type MusicCatalogue } from './musicCatalogue.js';
-import type { UserHistories } from './musicPlays.js';
+import type { ApiKeys } from '../server/ApiKeys.js';
+import { RECOMMENDATIONS_PER_USER, type MusicCatalogue } from './MusicCatalogue.js';
+import type { UserHistories } from './UserHistories.js';
 import type { MusicAnswer, MusicFailure, MusicListing, MusicWire } from './musicWire.js';
-import type { NameDirectory } from './nameDirectory.js';
-import { parsePageRequest, slicePage, type PageRequest } from './paging.js';
-import { integerParam, requiredParam, type InvalidParam } from './queryParams.js';
-import type { RequestHandler, SimRequest } from './reply.js';
+import type { NameDirectory } from './NameDirectory.js';
+import { parsePageRequest, slicePage, type PageRequest } from '../server/paging.js';
+import { integerParam, requiredParam, type InvalidParam } from '../server/queryParams.js';
+import type { RequestHandler, SimRequest } from '../server/reply.js';
 
 export interface MusicDeps {
   catalogue: MusicCatalogue;

@@ -1,5 +1,5 @@
 import { ADJECTIVES, FIRST_NAMES, GENRES, LAST_NAMES, NOUNS } from './musicWords.js';
-import { domainOf, hashOf } from './prng.js';
+import { domainOf, hashOf } from '../server/prng.js';
 
 /** A name shape: two word slots filled from two lists. */
 interface NameTemplate {

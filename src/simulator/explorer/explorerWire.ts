@@ -1,5 +1,5 @@
-import type { PageSlice } from './paging.js';
-import type { FaultReplies, Reply, SimRequest } from './reply.js';
+import type { PageSlice } from '../server/paging.js';
+import type { FaultReplies, Reply, SimRequest } from '../server/reply.js';
 
 /** One page of a listing action; the items are JSON text already (the explorer's fast path). */
 export interface ExplorerListing {

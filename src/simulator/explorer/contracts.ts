@@ -1,4 +1,4 @@
-import { mix32 } from './prng.js';
+import { mix32 } from '../server/prng.js';
 
 /** What the explorer says about a contract: its ABI (as Etherscan, a JSON string) and verified source. */
 export interface ContractSource {

@@ -1,5 +1,5 @@
-import { hex6, hexFrom } from './hex.js';
-import { Prng, domainOf, hashOf, mix32 } from './prng.js';
+import { hex6, hexFrom } from '../server/hex.js';
+import { Prng, domainOf, hashOf, mix32 } from '../server/prng.js';
 
 /**
  * The deterministic chain. Every block holds `txsPerBlock` txs and every tx is between two of the

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/chain.js';
-import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { explorerUrl, getJson, type ServedTx as Tx } from './httpClient.js';
+import { Chain, DEFAULT_CHAIN_SHAPE } from '../../../src/simulator/explorer/Chain.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/startSimulator.js';
+import { explorerUrl, getJson, type ServedTx as Tx } from '../httpClient.js';
 
 interface Block {
   number: number;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MUSIC_ITEM_PATHS } from '../../src/simulator/musicEndpoint.js';
-import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
-import { getBody, musicUrl } from './httpClient.js';
+import { MUSIC_ITEM_PATHS } from '../../../src/simulator/music/musicEndpoint.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/startSimulator.js';
+import { getBody, musicUrl } from '../httpClient.js';
 
 type Attr = Record<'page' | 'perPage' | 'totalPages' | 'total', string>;
 type Play = Record<string, unknown> & { id: string; name: string; '@attr'?: { nowplaying: string } };

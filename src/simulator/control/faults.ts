@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENDPOINTS, type EndpointName } from './endpointNames.js';
+import { ENDPOINTS, type EndpointName } from '../server/endpointNames.js';
 
 export { ENDPOINTS, type EndpointName };
 

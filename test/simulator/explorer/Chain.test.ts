@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Chain, DEFAULT_CHAIN_SHAPE, HOT_ADDRESS_INDEX, chainShapeProblem, hotAddress } from '../../src/simulator/chain.js';
-import type { ServedTx as Tx } from './httpClient.js';
+import { Chain, DEFAULT_CHAIN_SHAPE, HOT_ADDRESS_INDEX, chainShapeProblem, hotAddress } from '../../../src/simulator/explorer/Chain.js';
+import type { ServedTx as Tx } from '../httpClient.js';
 
 const shape = { ...DEFAULT_CHAIN_SHAPE, initialHead: 50, txsPerBlock: 12, activeAddresses: 6 };
 const chain = new Chain(7, shape);

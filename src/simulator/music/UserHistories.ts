@@ -1,5 +1,5 @@
-import type { MusicCatalogue } from './musicCatalogue.js';
-import { domainOf, hashOf, unitOf } from './prng.js';
+import type { MusicCatalogue } from './MusicCatalogue.js';
+import { domainOf, hashOf, unitOf } from '../server/prng.js';
 
 /** Every user's newest play is within the day before this instant (2023-11-14T22:13:20Z). */
 const NEWEST_PLAY_UTS = 1_700_000_000;
