@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { csvInjectionRows } from './analytics/csvInjectionRows.js';
 import { badArgumentRows } from './cli/badArgumentRows.js';
 import { bidiRows, controlRows } from './cli/terminalTextRows.js';
+import { acceptedConfigRows } from './config/acceptedConfigRows.js';
 import { badConfigRows } from './config/badConfigRows.js';
 import { echoedSecretRows } from './http/echoedSecretRows.js';
 import { hostileAnswerRows } from './http/hostileAnswerRows.js';
@@ -13,6 +14,7 @@ import { opsRequestRows } from './runtime/opsRequestRows.js';
 /** The tables of bad inputs, each run by the test beside it. */
 const tables: Record<string, readonly { what: string }[]> = {
   configs: badConfigRows,
+  acceptedConfigs: acceptedConfigRows,
   commandLines: badArgumentRows,
   records: badRecordRows,
   historyRequests: badRequestRows,
