@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvInjectionRows } from './analytics/csvInjectionRows.js';
 import { badArgumentRows } from './cli/badArgumentRows.js';
+import { commandOutcomeRows } from './cli/commandOutcomeRows.js';
 import { bidiRows, controlRows } from './cli/terminalTextRows.js';
 import { acceptedConfigRows } from './config/acceptedConfigRows.js';
 import { badConfigRows } from './config/badConfigRows.js';
@@ -16,6 +17,7 @@ const tables: Record<string, readonly { what: string }[]> = {
   configs: badConfigRows,
   acceptedConfigs: acceptedConfigRows,
   commandLines: badArgumentRows,
+  commandOutcomes: commandOutcomeRows,
   records: badRecordRows,
   historyRequests: badRequestRows,
   echoedSecrets: echoedSecretRows,

@@ -1,10 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { CommanderError, type Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { feedsyncProgram } from '../../src/cli/program.js';
-
-const run = promisify(execFile);
 
 /** The words that reach every command of the tree, the program's own (none) first. */
 function commandPaths(command: Command, path: string[] = []): string[][] {
@@ -48,11 +44,5 @@ describe('help of every command', () => {
     const { exitCode, out } = await parsed(helpArgs(path));
     expect(exitCode, out).toBe(0);
     expect(out).toMatch(new RegExp(`^Usage: feedsync${path.map((word) => ` ${word}`).join('')}\\b`));
-  });
-
-  it('exits 0 from the built command line too (export, whose default is a BigInt)', async () => {
-    const { stdout } = await run('node', ['--import', 'tsx', 'src/cli/main.ts', 'export', '--help'], { timeout: 30_000 });
-    expect(stdout).toMatch(/^Usage: feedsync export/);
-    expect(stdout).toContain('(default: 0)');
   });
 });
