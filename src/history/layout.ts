@@ -1,6 +1,6 @@
 import { html, markup, type Markup } from './html.js';
 
-/** Seconds between refreshes of a page that shows work in progress. */
+/** Seconds between refreshes of a screen that shows work in progress. */
 export const REFRESH_S = 15;
 
 const STYLE = markup(`
@@ -50,17 +50,17 @@ svg.chart text { font-size: 11px; fill: var(--muted); }
 @media (max-width: 640px) { main { padding: 8px; } section { padding: 8px; } h1 { font-size: 19px; } }
 `);
 
-export interface PageShell {
+export interface ScreenShell {
   title: string;
   /** Breadcrumbs after the overview, each a label and an optional link. */
   trail?: { label: string; href?: string }[];
-  /** Refresh the page itself every REFRESH_S seconds. */
+  /** Refresh the screen itself every REFRESH_S seconds. */
   refresh?: boolean;
   body: Markup;
 }
 
 /** A whole HTML document: styles inline, no script, nothing loaded from elsewhere. */
-export function renderPage(page: PageShell): string {
+export function renderScreen(page: ScreenShell): string {
   const trail = (page.trail ?? []).map((crumb) => html` / ${crumb.href ? html`<a href="${crumb.href}">${crumb.label}</a>` : crumb.label}`);
   return html`<!doctype html>
 <html lang="en">

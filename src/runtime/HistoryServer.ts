@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JobSchedule } from '../config/readOnlySettings.js';
-import { HistoryPages } from '../history/HistoryPages.js';
+import { HistoryScreens } from '../history/HistoryScreens.js';
 import { RunHistory } from '../history/RunHistory.js';
 import type { Logger } from '../observability/logger.js';
 import type { Storage } from '../storage/database/database.js';
@@ -24,15 +24,15 @@ export class HistoryServer {
   private readonly server: Server;
 
   constructor(options: HistoryServerOptions) {
-    const pages = new HistoryPages({ history: new RunHistory(options.storage.pool), jobs: options.jobs });
+    const screens = new HistoryScreens({ history: new RunHistory(options.storage.pool), jobs: options.jobs });
     this.server = createServer((request, response) => {
       const reading = request.method === 'GET' || request.method === 'HEAD';
       const path = (request.url ?? '/').split('?')[0]!;
-      if (!reading || !HistoryPages.serves(path)) {
+      if (!reading || !HistoryScreens.serves(path)) {
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
         return;
       }
-      answerHistoryRequest(request, response, pages, options.credentials).catch((error: unknown) => {
+      answerHistoryRequest(request, response, screens, options.credentials).catch((error: unknown) => {
         options.logger.error({ err: error, path }, 'history page failed');
         if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
         response.end('the history could not be read; see the log\n');

@@ -4,7 +4,7 @@ import type { Express, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Queues } from '../jobs/queues.js';
 import type { Runtime } from './openRuntime.js';
-import { HistoryPages } from '../history/HistoryPages.js';
+import { HistoryScreens } from '../history/HistoryScreens.js';
 import { RunHistory } from '../history/RunHistory.js';
 import { migrationStatus } from '../storage/database/migrationStatus.js';
 import { authorized, BASIC_CHALLENGE, type BasicCredentials } from './basicAuth.js';
@@ -73,13 +73,13 @@ export class OpsServer {
   /** The dashboard's express app, once mounted. */
   private dashboard: RequestListener | undefined;
   /** The run history pages, served with the dashboard. */
-  private readonly history: HistoryPages | undefined;
+  private readonly history: HistoryScreens | undefined;
 
   constructor(private readonly options: OpsServerOptions) {
     if (options.runtime.config.worker.dashboard) {
       if (!options.dashboardAuth) throw new Error('worker.dashboard is on, but DASHBOARD_USER and DASHBOARD_PASSWORD are not set');
       this.dashboardAuth = options.dashboardAuth;
-      this.history = new HistoryPages({ history: new RunHistory(options.runtime.storage.pool), jobs: options.runtime.config.jobs });
+      this.history = new HistoryScreens({ history: new RunHistory(options.runtime.storage.pool), jobs: options.runtime.config.jobs });
     }
   }
 
@@ -115,7 +115,7 @@ export class OpsServer {
       return;
     }
     const reading = request.method === 'GET' || request.method === 'HEAD';
-    if (reading && this.history && path !== undefined && HistoryPages.serves(path)) {
+    if (reading && this.history && path !== undefined && HistoryScreens.serves(path)) {
       await answerHistoryRequest(request, response, this.history, this.dashboardAuth!);
       return;
     }

@@ -1,5 +1,5 @@
 /** The history pages have no script and load nothing from elsewhere: the browser is told to allow nothing more. */
-export const HISTORY_PAGES_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const HISTORY_SCREENS_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * bull-board's UI loads its scripts, styles, locales, icons and a highlighting worker from its

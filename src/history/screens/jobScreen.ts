@@ -2,7 +2,7 @@ import type { TickState } from '../../storage/ticks/tickState.js';
 import { between, formatCount, formatDuration, formatTime } from '../format.js';
 import { html } from '../html.js';
 import { jobHref } from '../historyPaths.js';
-import { badge, renderPage, statusRowClass } from '../layout.js';
+import { badge, renderScreen, statusRowClass } from '../layout.js';
 import type { RowsPage } from '../RunHistory.js';
 import type { RunListRow } from '../statements/runListColumns.js';
 import { tickChart } from '../tickChart.js';
@@ -11,7 +11,7 @@ import { pager, runTable, skippedNote } from './runRows.js';
 /** The statuses a job's runs can be filtered by. */
 export const RUN_STATUSES = ['queued', 'running', 'interrupted', 'retrying', 'succeeded', 'partial', 'failed'] as const;
 
-export interface JobPageView {
+export interface JobScreenData {
   job: string;
   /** The latest ticks, oldest first. */
   ticks: readonly TickState[];
@@ -24,7 +24,7 @@ export interface JobPageView {
 const LISTED_TICKS = 20;
 
 /** A job's ticks over time as a chart and a table, and its runs, filtered by status and paged. */
-export function jobPage(view: JobPageView): string {
+export function jobScreen(view: JobScreenData): string {
   const { job, ticks, runs, status, page } = view;
   const tickRows = [...ticks]
     .reverse()
@@ -49,7 +49,7 @@ export function jobPage(view: JobPageView): string {
   const filters = [undefined, ...RUN_STATUSES].map(
     (option) => html`<a class="${option === status ? 'current' : ''}" href="${jobHref(job, { status: option })}">${option ?? 'all'}</a>`,
   );
-  return renderPage({
+  return renderScreen({
     title: job,
     trail: [{ label: job }],
     refresh: true,

@@ -1,12 +1,12 @@
 import { between, formatBytes, formatCount, formatDuration, formatTime } from '../format.js';
 import { html, type Markup } from '../html.js';
 import { jobHref, pageMetaHref, runHref } from '../historyPaths.js';
-import { badge, renderPage } from '../layout.js';
+import { badge, renderScreen } from '../layout.js';
 import type { RunPagesView } from '../RunHistory.js';
 import type { NoticeAttemptRow } from '../statements/readNoticeAttempts.js';
 import type { RunDetailRow } from '../statements/readRun.js';
 
-export interface RunPageView {
+export interface RunScreenData {
   run: RunDetailRow;
   pages: RunPagesView;
   page: number;
@@ -14,11 +14,11 @@ export interface RunPageView {
 }
 
 /** One run: what it asked, how it went and why, its stored pages, and its notice's delivery attempts. */
-export function runPage(view: RunPageView): string {
+export function runScreen(view: RunScreenData): string {
   const { run } = view;
   const query = run.query as { q?: string | null; params?: Record<string, string> } | null;
   const finished = run.status === 'succeeded' || run.status === 'partial' || run.status === 'failed';
-  return renderPage({
+  return renderScreen({
     title: `Run ${run.id}`,
     trail: [{ label: run.job, href: jobHref(run.job) }, { label: `run ${run.id.slice(0, 8)}` }],
     refresh: !finished,
@@ -46,7 +46,7 @@ function queryText(query: { q?: string | null; params?: Record<string, string> }
   return parts.join('; ');
 }
 
-function pagesSection({ run, pages, page }: RunPageView): Markup {
+function pagesSection({ run, pages, page }: RunScreenData): Markup {
   const { totals } = pages;
   const rows = pages.pages.map(
     (stored) => html`<tr>

@@ -2,7 +2,7 @@ import type { JobSchedule } from '../../config/readOnlySettings.js';
 import { between, formatCount, formatDuration, formatTime } from '../format.js';
 import { html } from '../html.js';
 import { jobHref } from '../historyPaths.js';
-import { badge, renderPage } from '../layout.js';
+import { badge, renderScreen } from '../layout.js';
 import type { JobLastTick } from '../RunHistory.js';
 import { scheduleStanding } from '../jobSchedules.js';
 
@@ -11,7 +11,7 @@ import { scheduleStanding } from '../jobSchedules.js';
  * its next tick. A job whose last tick failed, or that missed a scheduled tick, is marked and
  * counted at the top.
  */
-export function overviewPage(jobs: readonly JobSchedule[], lastTicks: readonly JobLastTick[], now: Date): string {
+export function overviewScreen(jobs: readonly JobSchedule[], lastTicks: readonly JobLastTick[], now: Date): string {
   const byJob = new Map(lastTicks.map((last) => [last.job, last]));
   let attention = 0;
   const rows = jobs.map((job) => {
@@ -39,7 +39,7 @@ export function overviewPage(jobs: readonly JobSchedule[], lastTicks: readonly J
     attention > 0
       ? html`<p class="attention-summary"><strong>${attention} job${attention === 1 ? ' needs' : 's need'} attention</strong>: ${attention === 1 ? 'its' : 'their'} last tick failed or a scheduled tick did not run.</p>`
       : html`<p class="muted">Every job's last tick went through and none missed its schedule.</p>`;
-  return renderPage({
+  return renderScreen({
     title: 'Jobs',
     refresh: true,
     body: html`<h1>Jobs</h1>

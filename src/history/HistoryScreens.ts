@@ -1,13 +1,13 @@
 import type { JobSchedule } from '../config/readOnlySettings.js';
 import { HISTORY_ROOT } from './historyPaths.js';
 import { HistoryParamError, readParams } from './historyParams.js';
-import { errorPage } from './pages/errorPage.js';
-import { jobPage, RUN_STATUSES } from './pages/jobPage.js';
-import { overviewPage } from './pages/overviewPage.js';
-import { runPage } from './pages/runPage.js';
+import { errorScreen } from './screens/errorScreen.js';
+import { jobScreen, RUN_STATUSES } from './screens/jobScreen.js';
+import { overviewScreen } from './screens/overviewScreen.js';
+import { runScreen } from './screens/runScreen.js';
 import type { RunHistory } from './RunHistory.js';
 
-export interface HistoryPagesOptions {
+export interface HistoryScreensOptions {
   history: RunHistory;
   /** The configured jobs, in config order: the overview's rows. */
   jobs: readonly JobSchedule[];
@@ -35,12 +35,12 @@ const HTML = 'text/html; charset=utf-8';
 /**
  * The run history as pages: `/` and `/runs` (every job), `/runs/jobs/<job>` (its ticks and runs),
  * `/runs/<run id>` (one run), `/runs/<run id>/pages/<n>` (a stored page's metadata, as JSON).
- * Unknown jobs and ids answer a 404 page, bad query parameters a 400 page naming the parameter.
+ * Unknown jobs and ids answer a 404 screen, bad query parameters a 400 screen naming the parameter.
  */
-export class HistoryPages {
+export class HistoryScreens {
   private readonly now: () => Date;
 
-  constructor(private readonly options: HistoryPagesOptions) {
+  constructor(private readonly options: HistoryScreensOptions) {
     this.now = options.now ?? (() => new Date());
   }
 
@@ -53,7 +53,7 @@ export class HistoryPages {
     try {
       return await this.route(url);
     } catch (error) {
-      if (error instanceof HistoryParamError) return { status: 400, contentType: HTML, body: errorPage('Bad request', error.message) };
+      if (error instanceof HistoryParamError) return { status: 400, contentType: HTML, body: errorScreen('Bad request', error.message) };
       throw error;
     }
   }
@@ -63,7 +63,7 @@ export class HistoryPages {
     const { history, jobs } = this.options;
     if (path === '/' || path === HISTORY_ROOT) {
       readParams(url.searchParams, {});
-      return page(overviewPage(jobs, await history.lastTicks(jobs.map((job) => job.name)), this.now()));
+      return screen(overviewScreen(jobs, await history.lastTicks(jobs.map((job) => job.name)), this.now()));
     }
     const jobMatch = JOB_PATH.exec(path);
     if (jobMatch) {
@@ -73,7 +73,7 @@ export class HistoryPages {
       const [ticks, runs] = await Promise.all([history.ticks(job, CHARTED_TICKS), history.runs(job, status, pageNumber, LIST_SIZE)]);
       const configured = jobs.some((candidate) => candidate.name === job);
       if (!configured && ticks.length === 0 && runs.rows.length === 0) return notFound(`There is no job named ${job}.`);
-      return page(jobPage({ job, ticks, runs, status, page: pageNumber }));
+      return screen(jobScreen({ job, ticks, runs, status, page: pageNumber }));
     }
     const runMatch = RUN_PATH.exec(path);
     if (runMatch) {
@@ -82,7 +82,7 @@ export class HistoryPages {
       const run = await history.run(runId);
       if (!run) return notFound(`There is no run ${runId}.`);
       const [pages, attempts] = await Promise.all([history.runPages(runId, pageNumber, LIST_SIZE), run.notice_id ? history.noticeAttempts(run.notice_id) : []]);
-      return page(runPage({ run, pages, page: pageNumber, attempts }));
+      return screen(runScreen({ run, pages, page: pageNumber, attempts }));
     }
     const metaMatch = PAGE_META_PATH.exec(path);
     if (metaMatch) {
@@ -96,12 +96,12 @@ export class HistoryPages {
   }
 }
 
-function page(body: string): HistoryAnswer {
+function screen(body: string): HistoryAnswer {
   return { status: 200, contentType: HTML, body };
 }
 
 function notFound(message: string): HistoryAnswer {
-  return { status: 404, contentType: HTML, body: errorPage('Not found', message) };
+  return { status: 404, contentType: HTML, body: errorScreen('Not found', message) };
 }
 
 /** A path segment decoded; undefined when its percent-encoding is broken. */

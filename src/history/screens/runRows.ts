@@ -4,7 +4,7 @@ import { runHref } from '../historyPaths.js';
 import { badge, statusRowClass } from '../layout.js';
 import type { RunListRow } from '../statements/runListColumns.js';
 
-/** A table of runs, each linked to its page, its error shown as text. */
+/** A table of runs, each linked to its screen, its error shown as text. */
 export function runTable(runs: readonly RunListRow[]): Markup {
   if (runs.length === 0) return html`<p class="muted">No runs here.</p>`;
   const rows = runs.map(
