@@ -1,4 +1,4 @@
-import type { RecordChange } from './ChangeFeed.js';
+import type { RecordChange } from './changeFeed.js';
 
 /** How `feedsync export` writes changes: a header, a line per change, and a last line with the position reached. */
 export interface ChangeFormat {

@@ -9,7 +9,7 @@ import { SecretScrubber, type ScrubTally } from '../observability/SecretScrubber
 import { requestAuthOf } from './auth/authStyles.js';
 import type { RequestAuth } from './auth/RequestAuth.js';
 import { codeKindOf, envelopeError, excerptOf, readResponse, refuseDeepBody, type Envelope, type ReadResponse } from './envelope.js';
-import type { ResponseShape } from './responses/ResponseShape.js';
+import type { ResponseShape } from './responses/responseShape.js';
 import { responseShapeOf } from './responses/responsePresets.js';
 import { parseRetryAfter } from './retryAfter.js';
 import { UpstreamError } from './UpstreamError.js';

@@ -1,7 +1,7 @@
 import { getPath } from '../config/dotPath.js';
 import { isExactNumber, parseJson, scalarText, stringifyJson } from '../config/exactJson.js';
 import { depthBeyond, MAX_BODY_DEPTH } from '../config/jsonDepth.js';
-import type { ResponseShape } from './responses/ResponseShape.js';
+import type { ResponseShape } from './responses/responseShape.js';
 import { UpstreamError, type UpstreamErrorKind } from './UpstreamError.js';
 
 /** What a response body said, read with its source's shape: stored with the page. */

@@ -10,7 +10,7 @@ import { tickNotice } from '../notices/tickNotice.js';
 import { openRunStore, type RunStore } from '../storage/runStore.js';
 import type { NoticeToQueue, RunState } from '../storage/runs/runState.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
-import { applyKindViews } from '../analytics/KindViews.js';
+import { applyKindViews } from '../analytics/kindViews.js';
 import { configWarnings, producedKinds } from '../config/configWarnings.js';
 
 /** The long-lived parts every command shares, opened once and closed together. */

@@ -2,7 +2,7 @@ import type { RecordAnomalies, RecordCounts } from '../storage/records/recordCou
 import type { StoredPage } from '../storage/pages/PageWrites.js';
 import type { RunState } from '../storage/runs/runState.js';
 import { keepsAscending, type PageOrder } from './incrementalOrder.js';
-import { maxValue, type RunCheckpoint } from './RunCheckpoint.js';
+import { maxValue, type RunCheckpoint } from './runCheckpoint.js';
 
 /** Where a run stands after the pages this process stored: what its finish and notice report. */
 export class RunProgress {

@@ -1,7 +1,7 @@
 import { getPath } from '../config/dotPath.js';
 import { scalarText } from '../config/exactJson.js';
 import { withoutNulChars } from '../storage/records/nulChars.js';
-import { maxValue } from './RunCheckpoint.js';
+import { maxValue } from './runCheckpoint.js';
 
 /** How a page's incremental values run, in the order read. */
 export interface PageOrder {

@@ -15,7 +15,7 @@ import { BodiesAhead } from './BodiesAhead.js';
 import { PagesAhead } from './PagesAhead.js';
 import { preparePages } from './preparePages.js';
 import { recordsDerivation } from './recordsDerivation.js';
-import { incrementalStart, type RunCheckpoint } from './RunCheckpoint.js';
+import { incrementalStart, type RunCheckpoint } from './runCheckpoint.js';
 import { CrashedTooOftenError, failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
 import { RunProgress } from './RunProgress.js';
 import { ScrubbedSecrets } from './ScrubbedSecrets.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordChange } from '../../src/analytics/ChangeFeed.js';
+import type { RecordChange } from '../../src/analytics/changeFeed.js';
 import { CHANGE_FORMATS } from '../../src/analytics/changeFormats.js';
 import { csvInjectionRows } from './csvInjectionRows.js';
 

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { readChangeFeed } from '../../analytics/ChangeFeed.js';
+import { readChangeFeed } from '../../analytics/changeFeed.js';
 import { CHANGE_FORMATS } from '../../analytics/changeFormats.js';
 import { openStorage } from '../../storage/database/database.js';
 import { nonEmptyFlag, requireEnv } from '../options.js';

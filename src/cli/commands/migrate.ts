@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadAnalyticsSettings } from '../../config/analyticsSettings.js';
 import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
-import { applyKindViews } from '../../analytics/KindViews.js';
+import { applyKindViews } from '../../analytics/kindViews.js';
 import { migrateDatabase, openStorage } from '../../storage/database/database.js';
 import { printConfigWarnings } from '../configWarningLines.js';
 import { requireEnv } from '../options.js';

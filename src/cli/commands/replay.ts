@@ -8,7 +8,7 @@ import { ReplayReader } from '../../storage/pages/ReplayReader.js';
 import { replayJob, type ReplayRequest } from '../../sync/replayJob.js';
 import type { ReplayOnError } from '../../sync/replayQuery.js';
 import { dateFlag, integerFlag, nonEmptyFlag, requireEnv } from '../options.js';
-import { ProgressLine } from '../progressLine.js';
+import { ProgressLine } from '../ProgressLine.js';
 import { printableLine } from '../terminalText.js';
 import { tickSummary } from '../tickSummary.js';
 import { untilStopSignal } from '../stopSignal.js';

@@ -12,7 +12,7 @@ import { runJobNow } from '../../sync/runJobNow.js';
 import { SourceRegistry } from '../../sync/SourceRegistry.js';
 import type { RunSummary } from '../../sync/syncQuery.js';
 import { integerFlag, nonEmptyFlag, optionalEnv, requireEnv } from '../options.js';
-import { ProgressLine } from '../progressLine.js';
+import { ProgressLine } from '../ProgressLine.js';
 import { printableLine } from '../terminalText.js';
 import { tickSummary } from '../tickSummary.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { inferKind } from '../../analytics/KindInference.js';
+import { inferKind } from '../../analytics/kindInference.js';
 import { kindYaml } from '../../analytics/inferKind.js';
 import { openStorage } from '../../storage/database/database.js';
 import { integerFlag, nonEmptyFlag, requireEnv } from '../options.js';

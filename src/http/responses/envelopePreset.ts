@@ -1,4 +1,4 @@
-import type { ResponsePreset } from './ResponseShape.js';
+import type { ResponsePreset } from './responseShape.js';
 
 /** The contract's `{status: "success", data, message}`; an error carries its code in `data.error`. */
 export const envelopePreset: ResponsePreset = {

@@ -1,4 +1,4 @@
-import type { ResponsePreset } from './ResponseShape.js';
+import type { ResponsePreset } from './responseShape.js';
 
 /**
  * Etherscan and its family (L2 explorers, Blockscout's `/api`): `{status: "1", message: "OK",

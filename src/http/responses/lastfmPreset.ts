@@ -1,4 +1,4 @@
-import type { ResponsePreset } from './ResponseShape.js';
+import type { ResponsePreset } from './responseShape.js';
 
 /**
  * Last.fm's API 2.0 with `format=json`: the body is the data; an error is `{error: <code>,

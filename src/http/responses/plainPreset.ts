@@ -1,4 +1,4 @@
-import type { ResponsePreset } from './ResponseShape.js';
+import type { ResponsePreset } from './responseShape.js';
 
 /** A body that is the data, with errors told by HTTP status alone. */
 export const plainPreset: ResponsePreset = {

@@ -3,7 +3,7 @@ import { envelopePreset } from './envelopePreset.js';
 import { etherscanPreset } from './etherscanPreset.js';
 import { lastfmPreset } from './lastfmPreset.js';
 import { plainPreset } from './plainPreset.js';
-import { shapeFrom, type ResponsePreset, type ResponseShape } from './ResponseShape.js';
+import { shapeFrom, type ResponsePreset, type ResponseShape } from './responseShape.js';
 
 /** Each `response.preset` by name: a new one is a file and a line here (and its name in responseSchema). */
 const responsePresets: Readonly<Record<ResponsePresetName, ResponsePreset>> = {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyKindViews, ForeignViewError } from '../../src/analytics/KindViews.js';
+import { applyKindViews, ForeignViewError } from '../../src/analytics/kindViews.js';
 import { checkKindViews } from '../../src/analytics/viewsCheck.js';
 import { kindsSectionSchema, type KindConfig } from '../../src/config/kindsSchema.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readChangeFeed, type RecordChange } from '../../src/analytics/ChangeFeed.js';
+import { readChangeFeed, type RecordChange } from '../../src/analytics/changeFeed.js';
 import { pageWriteMode, refreshScopeOf } from '../../src/storage/pages/writeModes.js';
 import { pageOf } from '../support/storedPages.js';
 import { givenRunStore } from '../support/givenRunStore.js';
