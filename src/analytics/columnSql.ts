@@ -1,4 +1,4 @@
-import type { ColumnType, KindColumn } from '../config/kindsSchema.js';
+import type { ColumnType, KindColumn } from '../config/analytics/kindsSchema.js';
 
 /** A column of a kind's view: its value as the payload holds it (text), and cast to its type, NULL when it does not cast. */
 export interface ColumnSql {

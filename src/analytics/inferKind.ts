@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
-import { dotPath } from '../config/dotPath.js';
-import type { ColumnType, KindColumn } from '../config/kindsSchema.js';
-import { RECORD_COLUMNS } from '../config/kindsSchema.js';
+import { dotPath } from '../config/records/dotPath.js';
+import type { ColumnType, KindColumn } from '../config/analytics/kindsSchema.js';
+import { RECORD_COLUMNS } from '../config/analytics/kindsSchema.js';
 import type { RecordLeafRow } from './statements/readRecordLeaves.js';
 
 /** What the values sampled at one path were. */

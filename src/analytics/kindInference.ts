@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { KindColumn } from '../config/kindsSchema.js';
+import type { KindColumn } from '../config/analytics/kindsSchema.js';
 import { inferColumns } from './inferKind.js';
 import { readRecordLeaves, type RecordLeafRow } from './statements/readRecordLeaves.js';
 

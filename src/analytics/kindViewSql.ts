@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { KindConfig } from '../config/kindsSchema.js';
+import type { KindConfig } from '../config/analytics/kindsSchema.js';
 import { columnSql, quoteIdent, quoteLiteral } from './columnSql.js';
 
 /** One view to create: its name in the analytics schema, its SELECT, and the kind it shows. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AnalyticsConfig, KindConfig } from '../config/kindsSchema.js';
+import type { AnalyticsConfig, KindConfig } from '../config/analytics/kindsSchema.js';
 import { inTransaction, type TransactionClient } from '../storage/database/transaction.js';
 import { quoteIdent, quoteLiteral } from './columnSql.js';
 import { fingerprintOf, kindViews, viewComment, viewMarkOf, type ViewDefinition, type ViewMark } from './kindViewSql.js';

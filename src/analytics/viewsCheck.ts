@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { KindConfig } from '../config/kindsSchema.js';
+import type { KindConfig } from '../config/analytics/kindsSchema.js';
 import { columnSql, quoteLiteral } from './columnSql.js';
 
 /** A column's values that did not cast to its type (NULL in the view), among the kind's live records. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Config, PagingConfig, QueryConfig, SourceConfig } from './schema.js';
-import { refineViewNames } from './viewNames.js';
+import { refineViewNames } from './analytics/viewNames.js';
 
 /** A problem found by comparing settings; `path` is where it is reported, the message names the other setting. */
 interface Inconsistency {

@@ -1,7 +1,7 @@
 import type { ConfigProblem } from './ConfigError.js';
 import type { Config } from './schema.js';
-import { mixedKeyWarnings } from './kindKeys.js';
-import { secretParamWarnings } from './secretParams.js';
+import { mixedKeyWarnings } from './records/kindKeys.js';
+import { secretParamWarnings } from './sources/secretParams.js';
 
 interface JobKinds {
   records?: { kind?: unknown };

@@ -1,18 +1,18 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-import { retentionSchema } from './retentionSchema.js';
-import { notPrototypeName } from './treeShape.js';
+import { retentionSchema } from './jobs/retentionSchema.js';
+import { notPrototypeName } from './loading/treeShape.js';
 import { count, durationMs, integer } from './bounds.js';
-import { authSchema, headerSecret } from './authSchema.js';
+import { authSchema, headerSecret } from './sources/authSchema.js';
 import { reportInconsistencies } from './configConsistency.js';
-import { dotPath, dotPathOrWhole } from './dotPath.js';
-import { forEachSchema } from './forEachSchema.js';
-import { httpUrl } from './httpUrl.js';
-import { analyticsSchema, kindsSectionSchema, writeModeSchema } from './kindsSchema.js';
-import { recordSkipSchema } from './recordSkipSchema.js';
-import { responseErrorsSchema, responseSchema } from './responseSchema.js';
-import { webhookSchema } from './webhookSchema.js';
-import { workerSchema } from './workerSchema.js';
+import { dotPath, dotPathOrWhole } from './records/dotPath.js';
+import { forEachSchema } from './jobs/forEachSchema.js';
+import { httpUrl } from './sources/httpUrl.js';
+import { analyticsSchema, kindsSectionSchema, writeModeSchema } from './analytics/kindsSchema.js';
+import { recordSkipSchema } from './records/recordSkipSchema.js';
+import { responseErrorsSchema, responseSchema } from './sources/responseSchema.js';
+import { webhookSchema } from './worker/webhookSchema.js';
+import { workerSchema } from './worker/workerSchema.js';
 
 const keyPart = z.union([dotPath, z.literal('$query')]);
 

@@ -1,4 +1,4 @@
-import type { JobSchedule } from '../config/readOnlySettings.js';
+import type { JobSchedule } from '../config/loading/readOnlySettings.js';
 import { HISTORY_ROOT } from './historyPaths.js';
 import { HistoryParamError, readParams } from './historyParams.js';
 import { errorScreen } from './screens/errorScreen.js';

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { JobSchedule } from '../config/readOnlySettings.js';
+import type { JobSchedule } from '../config/loading/readOnlySettings.js';
 
 /** Where a job stands against its schedule. */
 export interface ScheduleStanding {

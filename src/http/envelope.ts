@@ -1,6 +1,6 @@
-import { getPath } from '../config/dotPath.js';
-import { isExactNumber, parseJson, scalarText, stringifyJson } from '../config/exactJson.js';
-import { depthBeyond, MAX_BODY_DEPTH } from '../config/jsonDepth.js';
+import { getPath } from '../config/records/dotPath.js';
+import { isExactNumber, parseJson, scalarText, stringifyJson } from '../config/records/exactJson.js';
+import { depthBeyond, MAX_BODY_DEPTH } from '../config/records/jsonDepth.js';
 import type { ResponseShape } from './responses/responseShape.js';
 import { UpstreamError, type UpstreamErrorKind } from './UpstreamError.js';
 

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { findJob, resolveQuery } from '../config/resolveQuery.js';
+import { findJob, resolveQuery } from '../config/jobs/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { Logger } from '../observability/logger.js';

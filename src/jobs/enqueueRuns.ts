@@ -1,5 +1,5 @@
 import { QueueEvents, type ConnectionOptions } from 'bullmq';
-import { findJob } from '../config/resolveQuery.js';
+import { findJob } from '../config/jobs/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import type { OpenedTick, TickRun } from '../storage/ticks/JobTicks.js';
 import type { RunClaims } from '../storage/runs/RunClaims.js';

@@ -1,6 +1,6 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { WorkerConfig } from '../config/workerSchema.js';
+import type { WorkerConfig } from '../config/worker/workerSchema.js';
 
 /** A command-line producer gives up after this many failed connection attempts, half a second apart. */
 const PRODUCER_CONNECT_ATTEMPTS = 6;

@@ -1,6 +1,6 @@
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { NOTICE_LEASE_MARGIN_MS } from '../config/bounds.js';
-import type { WebhookConfig } from '../config/webhookSchema.js';
+import type { WebhookConfig } from '../config/worker/webhookSchema.js';
 import type { Logger } from '../observability/logger.js';
 import type pg from 'pg';
 import { poolOf, type Database } from '../storage/database/database.js';

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import type { WebhookConfig } from '../config/webhookSchema.js';
+import type { WebhookConfig } from '../config/worker/webhookSchema.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
 import { webhookHeaders } from './signNotice.js';
 

@@ -1,6 +1,6 @@
-import { authSecrets } from '../config/authSchema.js';
+import { authSecrets } from '../config/sources/authSchema.js';
 import type { Config } from '../config/schema.js';
-import { MASKED, secretParamValues } from '../config/secretParams.js';
+import { MASKED, secretParamValues } from '../config/sources/secretParams.js';
 import { formsOf, SHORTEST_SCRUBBED } from './secretForms.js';
 
 /** What a secret is replaced with, in any text: the mask a key in a shown request URL gets. */

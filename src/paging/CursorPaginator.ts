@@ -1,7 +1,7 @@
 import type { Advance, PagePosition, PageSummary } from './Paginator.js';
 import { LimitPaginator } from './LimitPaginator.js';
-import { getPath } from '../config/dotPath.js';
-import { scalarText } from '../config/exactJson.js';
+import { getPath } from '../config/records/dotPath.js';
+import { scalarText } from '../config/records/exactJson.js';
 
 /** Follows the cursor each page gives at `cursorPath` in `data`, sent back as `cursorParam`; the first page goes without. */
 export class CursorPaginator extends LimitPaginator {

@@ -1,4 +1,4 @@
-import { getPath } from '../config/dotPath.js';
+import { getPath } from '../config/records/dotPath.js';
 import { NextUrlPaginator } from './NextUrlPaginator.js';
 import type { PageSummary } from './Paginator.js';
 

@@ -1,7 +1,7 @@
 import type { PagingConfig } from '../config/schema.js';
 import type { PageRequest } from '../http/SourceClient.js';
-import { getPath } from '../config/dotPath.js';
-import { scalarText } from '../config/exactJson.js';
+import { getPath } from '../config/records/dotPath.js';
+import { scalarText } from '../config/records/exactJson.js';
 import { WindowStuckError, type Advance, type PagePosition, type PageSummary, type Paginator } from './Paginator.js';
 import type { RangePaginator } from './RangePaginator.js';
 

@@ -1,5 +1,5 @@
-import { getPath } from '../config/dotPath.js';
-import { numberOf } from '../config/exactJson.js';
+import { getPath } from '../config/records/dotPath.js';
+import { numberOf } from '../config/records/exactJson.js';
 import { numberOrDigits, readTotal } from './readTotal.js';
 import type { PagingConfig } from '../config/schema.js';
 import type { PagePosition, PageSummary, StopReason } from './Paginator.js';

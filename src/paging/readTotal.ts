@@ -1,5 +1,5 @@
-import { getPath } from '../config/dotPath.js';
-import { numberOf } from '../config/exactJson.js';
+import { getPath } from '../config/records/dotPath.js';
+import { numberOf } from '../config/records/exactJson.js';
 
 /**
  * The result total the upstream gives in `data`, from the first of `paths` that holds a

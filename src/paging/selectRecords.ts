@@ -1,6 +1,6 @@
-import { getPath } from '../config/dotPath.js';
-import { isExactNumber, numberOf, scalarText, stringifyJson } from '../config/exactJson.js';
-import type { RecordCondition } from '../config/recordSkipSchema.js';
+import { getPath } from '../config/records/dotPath.js';
+import { isExactNumber, numberOf, scalarText, stringifyJson } from '../config/records/exactJson.js';
+import type { RecordCondition } from '../config/records/recordSkipSchema.js';
 import type { RecordSelectorConfig } from '../config/schema.js';
 import { joinKeyParts } from './compositeKey.js';
 import { RecordShapeError } from './RecordShapeError.js';

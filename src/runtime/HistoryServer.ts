@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JobSchedule } from '../config/readOnlySettings.js';
+import type { JobSchedule } from '../config/loading/readOnlySettings.js';
 import { HistoryScreens } from '../history/HistoryScreens.js';
 import { RunHistory } from '../history/RunHistory.js';
 import type { Logger } from '../observability/logger.js';

@@ -1,5 +1,5 @@
-import { getPath } from '../config/dotPath.js';
-import { scalarText } from '../config/exactJson.js';
+import { getPath } from '../config/records/dotPath.js';
+import { scalarText } from '../config/records/exactJson.js';
 import { withoutNulChars } from '../storage/records/nulChars.js';
 import { maxValue } from './runCheckpoint.js';
 

@@ -1,4 +1,4 @@
-import type { ResolvedQuery } from '../config/resolveQuery.js';
+import type { ResolvedQuery } from '../config/jobs/resolveQuery.js';
 import type { Logger } from '../observability/logger.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { serialiseRecords, type SerialisedRecords } from '../storage/records/serialiseRecords.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { resolveQuery } from '../config/resolveQuery.js';
-import { RECORD_KEY_FIELD } from '../config/forEachSchema.js';
+import { resolveQuery } from '../config/jobs/resolveQuery.js';
+import { RECORD_KEY_FIELD } from '../config/jobs/forEachSchema.js';
 import type { Config, JobConfig } from '../config/schema.js';
 import type { RunStore } from '../storage/runStore.js';
 import type { RunIdentity } from '../storage/runs/runState.js';

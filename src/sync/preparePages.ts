@@ -1,4 +1,4 @@
-import type { ResolvedQuery } from '../config/resolveQuery.js';
+import type { ResolvedQuery } from '../config/jobs/resolveQuery.js';
 import { fetchWithRetries } from '../http/fetchWithRetries.js';
 import type { RequestGate } from '../http/RequestGate.js';
 import type { FetchedPage, SourceClient } from '../http/SourceClient.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ResolvedQuery } from '../config/resolveQuery.js';
+import type { ResolvedQuery } from '../config/jobs/resolveQuery.js';
 
 /** Raised when the code that turns a body into records changes what it makes of the same body: older proofs then no longer hold. */
 const DERIVATION_VERSION = 1;

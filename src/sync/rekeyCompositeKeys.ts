@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { getPath } from '../config/dotPath.js';
-import { parseJson, scalarText } from '../config/exactJson.js';
-import { keysOfKinds } from '../config/kindKeys.js';
+import { getPath } from '../config/records/dotPath.js';
+import { parseJson, scalarText } from '../config/records/exactJson.js';
+import { keysOfKinds } from '../config/records/kindKeys.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import { joinKeyParts, mayNeedRekey } from '../paging/compositeKey.js';

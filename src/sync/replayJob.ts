@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { findJob } from '../config/resolveQuery.js';
+import { findJob } from '../config/jobs/resolveQuery.js';
 import type { Config, JobConfig } from '../config/schema.js';
 import type { RunStore } from '../storage/runStore.js';
 import type { RunIdentity, RunState } from '../storage/runs/runState.js';

@@ -1,5 +1,5 @@
-import type { ResolvedQuery } from '../config/resolveQuery.js';
-import { resolveQuery } from '../config/resolveQuery.js';
+import type { ResolvedQuery } from '../config/jobs/resolveQuery.js';
+import { resolveQuery } from '../config/jobs/resolveQuery.js';
 import type { Config, JobConfig } from '../config/schema.js';
 import { readResponse } from '../http/envelope.js';
 import { responseShapeOf } from '../http/responses/responsePresets.js';

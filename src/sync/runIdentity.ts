@@ -1,5 +1,5 @@
-import type { ResolvedQuery } from '../config/resolveQuery.js';
-import { maskedParams } from '../config/secretParams.js';
+import type { ResolvedQuery } from '../config/jobs/resolveQuery.js';
+import { maskedParams } from '../config/sources/secretParams.js';
 import type { RunIdentity } from '../storage/runs/runState.js';
 
 /** What only a run's caller knows of it: its id chosen up front, its schedule and tick. */

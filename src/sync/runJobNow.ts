@@ -1,4 +1,4 @@
-import { findJob, resolveQuery } from '../config/resolveQuery.js';
+import { findJob, resolveQuery } from '../config/jobs/resolveQuery.js';
 import type { Config, JobConfig } from '../config/schema.js';
 import { RunTakenOverError } from '../storage/pages/PageWrites.js';
 import type { RunIdentity } from '../storage/runs/runState.js';

@@ -1,4 +1,4 @@
-import type { ResolvedQuery } from '../config/resolveQuery.js';
+import type { ResolvedQuery } from '../config/jobs/resolveQuery.js';
 import type { RequestGate } from '../http/RequestGate.js';
 import type { SourceClient } from '../http/SourceClient.js';
 import type { UpstreamError } from '../http/UpstreamError.js';

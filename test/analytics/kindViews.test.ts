@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyKindViews, ForeignViewError } from '../../src/analytics/kindViews.js';
 import { checkKindViews } from '../../src/analytics/viewsCheck.js';
-import { kindsSectionSchema, type KindConfig } from '../../src/config/kindsSchema.js';
+import { kindsSectionSchema, type KindConfig } from '../../src/config/analytics/kindsSchema.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;

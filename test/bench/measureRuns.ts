@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import type { TickRun } from '../../src/storage/ticks/JobTicks.js';

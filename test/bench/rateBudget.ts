@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { request } from 'undici';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';
 import { openStorage } from '../../src/storage/database/database.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { kindsSectionSchema } from '../../src/config/kindsSchema.js';
+import { kindsSectionSchema } from '../../src/config/analytics/kindsSchema.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { startFeedsync, writeConfig } from '../support/feedsyncProcess.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
-import { findJob } from '../../src/config/resolveQuery.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
+import { findJob } from '../../src/config/jobs/resolveQuery.js';
 import { openRunStore } from '../../src/storage/runStore.js';
 import { planTick } from '../../src/sync/planTick.js';
 import type { ConfigInput } from '../../src/config/schema.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config/schema.js';
-import { authSecrets } from '../../src/config/authSchema.js';
+import { authSecrets } from '../../src/config/sources/authSchema.js';
 import type { ConfigTree as Tree } from '../support/configTrees.js';
 
 /*

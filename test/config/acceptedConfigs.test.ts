@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configWarnings, producedKinds } from '../../src/config/configWarnings.js';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { validTree } from '../support/configTrees.js';
 import { acceptedConfigRows, type AcceptedConfigRow } from './acceptedConfigRows.js';
 import { ENV } from './badConfigRows.js';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, type ConfigProblem } from '../../src/config/ConfigError.js';
-import { loadConfig, parseConfig } from '../../src/config/loadConfig.js';
+import { loadConfig, parseConfig } from '../../src/config/loading/loadConfig.js';
 import { validTree } from '../support/configTrees.js';
 import { scratchDir } from '../support/scratchDir.js';
 import { badConfigRows as rows, ENV, validYaml, type Row } from './badConfigRows.js';

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAnalyticsSettings } from '../../src/config/analyticsSettings.js';
+import { loadAnalyticsSettings } from '../../src/config/loading/analyticsSettings.js';
 import { configWarnings, producedKinds } from '../../src/config/configWarnings.js';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { validTree } from '../support/configTrees.js';
 import { scratchDir } from '../support/scratchDir.js';
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { freePort } from '../../src/localstack/freePort.js';
 import { ensureRedisBinary } from '../../src/localstack/redisServer.js';
 import { scratchDir } from '../support/scratchDir.js';

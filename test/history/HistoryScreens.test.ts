@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
 import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
 import { redisConnection } from '../../src/jobs/queues.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { responseErrorsSchema, responseSchema } from '../../src/config/responseSchema.js';
-import { scalarText } from '../../src/config/exactJson.js';
-import { MAX_BODY_DEPTH } from '../../src/config/jsonDepth.js';
+import { responseErrorsSchema, responseSchema } from '../../src/config/sources/responseSchema.js';
+import { scalarText } from '../../src/config/records/exactJson.js';
+import { MAX_BODY_DEPTH } from '../../src/config/records/jsonDepth.js';
 import { envelopeError, readResponse, refuseDeepBody } from '../../src/http/envelope.js';
 import { responseShapeOf } from '../../src/http/responses/responsePresets.js';
 

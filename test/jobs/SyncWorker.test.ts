@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
 import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
 import { redisConnection } from '../../src/jobs/queues.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import type { TickNotice } from '../../src/notices/tickNotice.js';

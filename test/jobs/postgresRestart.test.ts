@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { workerSchema } from '../../src/config/workerSchema.js';
+import { workerSchema } from '../../src/config/worker/workerSchema.js';
 import { NOTIFY_QUEUE, openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookConfig } from '../../src/config/webhookSchema.js';
+import type { WebhookConfig } from '../../src/config/worker/webhookSchema.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
 import { openRunStore } from '../../src/storage/runStore.js';

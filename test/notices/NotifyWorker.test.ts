@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { WebhookConfig } from '../../src/config/webhookSchema.js';
-import { workerSchema } from '../../src/config/workerSchema.js';
+import type { WebhookConfig } from '../../src/config/worker/webhookSchema.js';
+import { workerSchema } from '../../src/config/worker/workerSchema.js';
 import { NotifyWorker } from '../../src/notices/NotifyWorker.js';
 import { openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';

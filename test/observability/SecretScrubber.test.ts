@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/observability/logger.js';
 import { configuredSecrets, connectionSecrets, SecretScrubber } from '../../src/observability/SecretScrubber.js';

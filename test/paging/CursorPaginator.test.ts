@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/config/exactJson.js';
+import { parseJson } from '../../src/config/records/exactJson.js';
 import { CursorPaginator } from '../../src/paging/CursorPaginator.js';
 import { pageOf, pagingConfig } from './pagingFixtures.js';
 

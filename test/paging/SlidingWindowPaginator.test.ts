@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/config/exactJson.js';
+import { parseJson } from '../../src/config/records/exactJson.js';
 import { WindowStuckError, type PagePosition, type PageSummary, type Paginator } from '../../src/paging/Paginator.js';
 import { createPaginator } from '../../src/paging/paginatorStyles.js';
 import { pageOf, pagingConfig, window6 } from './pagingFixtures.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PagePosition } from '../../src/paging/Paginator.js';
 import { createPaginator } from '../../src/paging/paginatorStyles.js';
 import { StopRules } from '../../src/paging/StopRules.js';
-import { parseJson } from '../../src/config/exactJson.js';
+import { parseJson } from '../../src/config/records/exactJson.js';
 import { pageOf, pagingConfig, window6 } from './pagingFixtures.js';
 
 /** Every style, and a style in a result window: each page goes through the same stop rules. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/config/exactJson.js';
+import { parseJson } from '../../src/config/records/exactJson.js';
 import { readTotal } from '../../src/paging/readTotal.js';
 import { pagingConfig } from './pagingFixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { refuseDeepBody, readResponse } from '../../src/http/envelope.js';
 import { responseShapeOf } from '../../src/http/responses/responsePresets.js';
 import { UpstreamError } from '../../src/http/UpstreamError.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/config/exactJson.js';
+import { parseJson } from '../../src/config/records/exactJson.js';
 import { recordSelectorSchema } from '../../src/config/schema.js';
 import { RecordShapeError } from '../../src/paging/RecordShapeError.js';
 import { selectRecords } from '../../src/paging/selectRecords.js';

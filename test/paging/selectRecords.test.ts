@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordSelectorSchema } from '../../src/config/schema.js';
 import { RecordShapeError } from '../../src/paging/RecordShapeError.js';
-import { parseJson } from '../../src/config/exactJson.js';
+import { parseJson } from '../../src/config/records/exactJson.js';
 import { selectRecords } from '../../src/paging/selectRecords.js';
 
 const selector = (path: string, key: string | string[] = 'id') => recordSelectorSchema.parse({ path, key, kind: 'artist' });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { openQueues, redisConnection, type Queues } from '../../src/jobs/queues.js';
 import { FeedsyncMetrics } from '../../src/observability/FeedsyncMetrics.js';
 import { openRuntime, type Runtime } from '../../src/runtime/openRuntime.js';

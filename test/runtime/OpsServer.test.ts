@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
 import { redisConnection } from '../../src/jobs/queues.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';

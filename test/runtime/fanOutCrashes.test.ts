@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.js';
-import { workerSchema } from '../../src/config/workerSchema.js';
+import { workerSchema } from '../../src/config/worker/workerSchema.js';
 import { openQueues, redisConnection } from '../../src/jobs/queues.js';
 import { startRedisServer, type RedisServer } from '../../src/localstack/redisServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';

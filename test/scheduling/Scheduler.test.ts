@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, inject } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
-import { resolveQuery } from '../../src/config/resolveQuery.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
+import { resolveQuery } from '../../src/config/jobs/resolveQuery.js';
 import type { Config } from '../../src/config/schema.js';
 import { openQueues, type Queues } from '../../src/jobs/queues.js';
 import { Scheduler } from '../../src/scheduling/Scheduler.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
-import type { ResolvedQuery } from '../../src/config/resolveQuery.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
+import type { ResolvedQuery } from '../../src/config/jobs/resolveQuery.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';

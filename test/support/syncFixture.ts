@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { parseConfig } from '../../src/config/loadConfig.js';
-import { findJob, resolveQuery, type ResolvedQuery } from '../../src/config/resolveQuery.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
+import { findJob, resolveQuery, type ResolvedQuery } from '../../src/config/jobs/resolveQuery.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import type { Simulator } from '../../src/simulator/startSimulator.js';

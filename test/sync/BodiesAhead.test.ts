@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ResolvedQuery } from '../../src/config/resolveQuery.js';
+import type { ResolvedQuery } from '../../src/config/jobs/resolveQuery.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { SourceRegistry } from '../../src/sync/SourceRegistry.js';
 import { waitFor } from '../support/waitFor.js';
 

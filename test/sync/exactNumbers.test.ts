@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
 import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
 import { ReplayReader } from '../../src/storage/pages/ReplayReader.js';

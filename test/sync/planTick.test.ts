@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
-import { findJob, resolveQuery } from '../../src/config/resolveQuery.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
+import { findJob, resolveQuery } from '../../src/config/jobs/resolveQuery.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
 import { planTick } from '../../src/sync/planTick.js';
 import { givenRunStore } from '../support/givenRunStore.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/loadConfig.js';
+import { loadConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
-import type { ResolvedQuery } from '../../src/config/resolveQuery.js';
+import type { ResolvedQuery } from '../../src/config/jobs/resolveQuery.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/explorer/Chain.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { pageDerivation, recordsDerivation } from '../../src/sync/recordsDerivation.js';
 import { queryOf } from '../support/syncFixture.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
 import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
 import { ReplayReader } from '../../src/storage/pages/ReplayReader.js';

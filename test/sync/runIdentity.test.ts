@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
-import { findJob, resolveQuery } from '../../src/config/resolveQuery.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
+import { findJob, resolveQuery } from '../../src/config/jobs/resolveQuery.js';
 import { runIdentityOf } from '../../src/sync/runIdentity.js';
 import { queryOf } from '../support/syncFixture.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
+import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { tickNotice } from '../../src/notices/tickNotice.js';

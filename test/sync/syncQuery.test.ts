@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ResolvedQuery } from '../../src/config/resolveQuery.js';
+import type { ResolvedQuery } from '../../src/config/jobs/resolveQuery.js';
 import type { Config } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { WriteMode } from '../../src/config/kindsSchema.js';
+import type { WriteMode } from '../../src/config/analytics/kindsSchema.js';
 import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { replayJob } from '../../src/sync/replayJob.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { configWarnings, producedKinds } from '../../config/configWarnings.js';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import { printConfigWarnings } from '../configWarningLines.js';
 
 export function registerConfigCommand(program: Command): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/loading/loadConfig.js';
 import type { DemoOptions, runDemo } from './runDemo.js';
 
 /**

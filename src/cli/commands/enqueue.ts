@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import { enqueueRuns, waitForRuns } from '../../jobs/enqueueRuns.js';
 import { openQueues, redisConnection } from '../../jobs/queues.js';
 import { openRuntime } from '../../runtime/openRuntime.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
-import { loadReadOnlySettings } from '../../config/readOnlySettings.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/loading/loadConfig.js';
+import { loadReadOnlySettings } from '../../config/loading/readOnlySettings.js';
 import { createLogger } from '../../observability/logger.js';
 import { connectionSecrets, SecretScrubber } from '../../observability/SecretScrubber.js';
 import { HistoryServer } from '../../runtime/HistoryServer.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { loadAnalyticsSettings } from '../../config/analyticsSettings.js';
-import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
+import { loadAnalyticsSettings } from '../../config/loading/analyticsSettings.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/loading/loadConfig.js';
 import { applyKindViews } from '../../analytics/kindViews.js';
 import { migrateDatabase, openStorage } from '../../storage/database/database.js';
 import { printConfigWarnings } from '../configWarningLines.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import { migrateDatabase, openStorage } from '../../storage/database/database.js';
 import { PageRetention, type PruneResult } from '../../storage/pages/PageRetention.js';
 import { requireEnv } from '../options.js';

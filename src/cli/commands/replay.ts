@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import type { Config } from '../../config/schema.js';
 import { noticeIdFor } from '../../notices/completionNotice.js';
 import { openRuntime } from '../../runtime/openRuntime.js';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { INT32_MAX } from '../../config/bounds.js';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
-import { findJob } from '../../config/resolveQuery.js';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
+import { findJob } from '../../config/jobs/resolveQuery.js';
 import type { SourceConfig } from '../../config/schema.js';
 import { sharedRateLimits } from '../../http/RedisRateLimiter.js';
 import { redisConnection } from '../../jobs/queues.js';

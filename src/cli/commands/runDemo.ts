@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { loadConfig } from '../../config/loadConfig.js';
+import { loadConfig } from '../../config/loading/loadConfig.js';
 import type { JobConfig } from '../../config/schema.js';
 import { enqueueRuns, waitForRuns, type RunEnd } from '../../jobs/enqueueRuns.js';
 import type { TickRun } from '../../storage/ticks/JobTicks.js';

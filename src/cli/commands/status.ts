@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
-import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
-import { loadReadOnlySettings } from '../../config/readOnlySettings.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/loading/loadConfig.js';
+import { loadReadOnlySettings } from '../../config/loading/readOnlySettings.js';
 import { openQueues, redisConnection } from '../../jobs/queues.js';
 import { openStorage } from '../../storage/database/database.js';
 import { recentRuns } from '../../storage/runs/recentRuns.js';

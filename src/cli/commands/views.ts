@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { checkKindViews } from '../../analytics/viewsCheck.js';
-import { loadAnalyticsSettings } from '../../config/analyticsSettings.js';
-import { DEFAULT_CONFIG_FILE } from '../../config/loadConfig.js';
+import { loadAnalyticsSettings } from '../../config/loading/analyticsSettings.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/loading/loadConfig.js';
 import { openStorage } from '../../storage/database/database.js';
 import { printConfigWarnings } from '../configWarningLines.js';
 import { requireEnv } from '../options.js';

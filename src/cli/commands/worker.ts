@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loadConfig.js';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import { WorkerProcess } from '../../runtime/WorkerProcess.js';
 import { dashboardCredentials, requireEnv } from '../options.js';
 import { untilStopSignal } from '../stopSignal.js';

@@ -1,4 +1,4 @@
-import type { JobSchedule } from '../../config/readOnlySettings.js';
+import type { JobSchedule } from '../../config/loading/readOnlySettings.js';
 import { between, formatCount, formatDuration, formatTime } from '../format.js';
 import { html } from '../html.js';
 import { jobHref } from '../historyPaths.js';

@@ -1,4 +1,4 @@
-import type { AuthConfig, AuthType } from '../../config/authSchema.js';
+import type { AuthConfig, AuthType } from '../../config/sources/authSchema.js';
 import { basicAuth } from './basicAuth.js';
 import { bearerAuth } from './bearerAuth.js';
 import { headerAuth } from './headerAuth.js';

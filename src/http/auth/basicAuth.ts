@@ -1,4 +1,4 @@
-import type { AuthConfig } from '../../config/authSchema.js';
+import type { AuthConfig } from '../../config/sources/authSchema.js';
 import type { RequestAuth } from './RequestAuth.js';
 
 /** HTTP basic auth (RFC 7617): base64 of "user:password", in UTF-8. */

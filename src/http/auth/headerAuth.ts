@@ -1,4 +1,4 @@
-import type { AuthConfig } from '../../config/authSchema.js';
+import type { AuthConfig } from '../../config/sources/authSchema.js';
 import type { RequestAuth } from './RequestAuth.js';
 
 /** A key in a header of its own, such as `X-API-Key`. */

@@ -1,4 +1,4 @@
-import type { ResponseConfig, ResponseErrorsConfig, ResponsePresetName } from '../../config/responseSchema.js';
+import type { ResponseConfig, ResponseErrorsConfig, ResponsePresetName } from '../../config/sources/responseSchema.js';
 import { envelopePreset } from './envelopePreset.js';
 import { etherscanPreset } from './etherscanPreset.js';
 import { lastfmPreset } from './lastfmPreset.js';

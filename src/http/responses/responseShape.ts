@@ -1,4 +1,4 @@
-import type { ResponseConfig, ResponseErrorsConfig, ResponsePresetName } from '../../config/responseSchema.js';
+import type { ResponseConfig, ResponseErrorsConfig, ResponsePresetName } from '../../config/sources/responseSchema.js';
 
 /** Where a response body keeps its status, data, message and error code, and what they mean. */
 export interface ResponseShape {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { INT32_MAX } from '../../config/bounds.js';
-import type { EnvelopeRetention } from '../../config/retentionSchema.js';
+import type { EnvelopeRetention } from '../../config/jobs/retentionSchema.js';
 import type { Config, JobConfig } from '../../config/schema.js';
 import { FOREIGN_KEY_VIOLATION, isViolationOf } from '../database/databaseError.js';
 import { countOrphanBodies } from './statements/countOrphanBodies.js';

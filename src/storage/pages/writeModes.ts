@@ -1,4 +1,4 @@
-import type { WriteMode } from '../../config/kindsSchema.js';
+import type { WriteMode } from '../../config/analytics/kindsSchema.js';
 
 /** What a query's write mode adds to storing a page of its records. */
 export interface PageWriteMode {

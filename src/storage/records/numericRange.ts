@@ -1,4 +1,4 @@
-import { closingQuote } from '../../config/jsonDepth.js';
+import { closingQuote } from '../../config/records/jsonDepth.js';
 
 /**
  * Postgres's `numeric`, which jsonb keeps every number as, holds at most 131,072 digits before

@@ -1,5 +1,5 @@
-import { stringifyJson } from '../../config/exactJson.js';
-import { depthBeyond, MAX_RECORD_DEPTH } from '../../config/jsonDepth.js';
+import { stringifyJson } from '../../config/records/exactJson.js';
+import { depthBeyond, MAX_RECORD_DEPTH } from '../../config/records/jsonDepth.js';
 import { NUL_ESCAPE } from './nulChars.js';
 import { numberBeyondNumeric } from './numericRange.js';
 import { PayloadLines } from './PayloadLines.js';

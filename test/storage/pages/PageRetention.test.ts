@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../src/config/loadConfig.js';
+import { parseConfig } from '../../../src/config/loading/loadConfig.js';
 import type { Config } from '../../../src/config/schema.js';
 import { PageRetention } from '../../../src/storage/pages/PageRetention.js';
 import { pageOf } from '../../support/storedPages.js';

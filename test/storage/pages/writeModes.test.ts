@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { pageWriteMode, refreshScopeOf } from '../../../src/storage/pages/writeModes.js';
-import type { WriteMode } from '../../../src/config/kindsSchema.js';
+import type { WriteMode } from '../../../src/config/analytics/kindsSchema.js';
 import { CHANGE_SEQ_LOCK } from '../../../src/storage/pages/statements/pageWriteParts.js';
 import { pageOf } from '../../support/storedPages.js';
 import { waitFor } from '../../support/waitFor.js';

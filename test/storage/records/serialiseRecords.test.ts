@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../../src/config/exactJson.js';
-import { MAX_RECORD_DEPTH } from '../../../src/config/jsonDepth.js';
+import { parseJson } from '../../../src/config/records/exactJson.js';
+import { MAX_RECORD_DEPTH } from '../../../src/config/records/jsonDepth.js';
 import { serialiseRecords } from '../../../src/storage/records/serialiseRecords.js';
 
 /** The records' payloads as text. */

@@ -1,5 +1,5 @@
-import type { ConfigProblem } from './ConfigError.js';
-import type { JobConfig } from './schema.js';
+import type { ConfigProblem } from '../ConfigError.js';
+import type { JobConfig } from '../schema.js';
 
 /** The keys a (source, kind) is written with: each key, as its list of parts in JSON, with the queries keyed by it. */
 export interface KindKeys {

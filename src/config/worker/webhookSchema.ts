@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { count, durationMs, webhookTimeoutMs } from './bounds.js';
-import { httpUrl } from './httpUrl.js';
-import { unreachableRetry } from './configConsistency.js';
+import { count, durationMs, webhookTimeoutMs } from '../bounds.js';
+import { httpUrl } from '../sources/httpUrl.js';
+import { unreachableRetry } from '../configConsistency.js';
 import { webhookSecretSchema } from './webhookSecret.js';
 
 /** Svix's: about 27.6 hours in all, the last wait repeated until `giveUpAfterMs`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { dotPath } from './dotPath.js';
-import { notPrototypeName } from './treeShape.js';
+import { dotPath } from '../records/dotPath.js';
+import { notPrototypeName } from '../loading/treeShape.js';
 import { reservedSchemaProblem } from './viewNames.js';
 
 /** The column types a kind's view may declare: what Postgres casts each value to. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dotPath, dotPathOrWhole } from './dotPath.js';
+import { dotPath, dotPathOrWhole } from '../records/dotPath.js';
 
 /** An error code as the upstream sends it, number or text: compared as text. */
 const errorCodes = z.array(z.union([z.string().min(1), z.number()]).transform(String)).min(1, 'needs at least one code');

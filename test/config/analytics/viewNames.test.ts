@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isFeedsyncRelation } from '../../src/config/viewNames.js';
-import { interpolateEnv } from '../../src/config/interpolateEnv.js';
-import { createTestDatabase } from '../support/testDatabase.js';
+import { isFeedsyncRelation } from '../../../src/config/analytics/viewNames.js';
+import { interpolateEnv } from '../../../src/config/loading/interpolateEnv.js';
+import { createTestDatabase } from '../../support/testDatabase.js';
 
 describe('feedsync relation names', () => {
   it("cover every table, index and sequence feedsync's migrations make in schema public", async () => {

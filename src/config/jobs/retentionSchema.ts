@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, integer } from './bounds.js';
+import { count, integer } from '../bounds.js';
 
 /**
  * How long stored pages are kept (per source, or per job over its source's, field by field).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depthBeyond } from '../../src/config/jsonDepth.js';
+import { depthBeyond } from '../../../src/config/records/jsonDepth.js';
 
 const nested = (depth: number, inner = '1') => `${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dotPath } from './dotPath.js';
+import { dotPath } from '../records/dotPath.js';
 
 /** `$key`: the stored record's key rather than a field of its payload. */
 export const RECORD_KEY_FIELD = '$key';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/loadConfig.js';
-import { isSecretParam, maskedParams, secretParamWarnings } from '../../src/config/secretParams.js';
+import { parseConfig } from '../../../src/config/loading/loadConfig.js';
+import { isSecretParam, maskedParams, secretParamWarnings } from '../../../src/config/sources/secretParams.js';
 
 const configWith = (params: Record<string, string>) =>
   parseConfig(

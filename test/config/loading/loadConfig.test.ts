@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/ConfigError.js';
-import { loadConfig, parseConfig } from '../../src/config/loadConfig.js';
-import { resolveQuery } from '../../src/config/resolveQuery.js';
-import { validTree } from '../support/configTrees.js';
-import { scratchDir } from '../support/scratchDir.js';
+import { ConfigError } from '../../../src/config/ConfigError.js';
+import { loadConfig, parseConfig } from '../../../src/config/loading/loadConfig.js';
+import { resolveQuery } from '../../../src/config/jobs/resolveQuery.js';
+import { validTree } from '../../support/configTrees.js';
+import { scratchDir } from '../../support/scratchDir.js';
 
 
 function problemsOf(run: () => unknown): string[] {

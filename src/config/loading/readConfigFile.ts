@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { parseDocument } from 'yaml';
-import { ConfigError } from './ConfigError.js';
+import { ConfigError } from '../ConfigError.js';
 import { inexactNumbers } from './inexactNumbers.js';
 import { MAX_DEPTH } from './treeShape.js';
 

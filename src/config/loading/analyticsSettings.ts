@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { ConfigProblem } from './ConfigError.js';
-import { configWarnings, producedKinds } from './configWarnings.js';
+import type { ConfigProblem } from '../ConfigError.js';
+import { configWarnings, producedKinds } from '../configWarnings.js';
 import { DEFAULT_CONFIG_FILE, parseTree } from './loadConfig.js';
 import { readConfigFile } from './readConfigFile.js';
-import { analyticsSchema, kindsSectionSchema, type AnalyticsConfig, type KindConfig } from './kindsSchema.js';
+import { analyticsSchema, kindsSectionSchema, type AnalyticsConfig, type KindConfig } from '../analytics/kindsSchema.js';
 import { isMapping } from './treeShape.js';
-import { refineViewNames } from './viewNames.js';
+import { refineViewNames } from '../analytics/viewNames.js';
 
 /** What the commands that make and check the kinds' views need of a config file. */
 export interface AnalyticsSettings {

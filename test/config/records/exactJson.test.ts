@@ -1,6 +1,6 @@
 import { isLosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { mayHoldInexactNumber, numberOf, parseJson, scalarText, stringifyJson } from '../../src/config/exactJson.js';
+import { mayHoldInexactNumber, numberOf, parseJson, scalarText, stringifyJson } from '../../../src/config/records/exactJson.js';
 
 describe('mayHoldInexactNumber', () => {
   it.each([

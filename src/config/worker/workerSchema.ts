@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isIP } from 'node:net';
-import { count, durationMs, integer } from './bounds.js';
+import { count, durationMs, integer } from '../bounds.js';
 
 /** A DNS name: dot-separated labels of letters, digits and inner "-", at most 253 characters. */
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;

@@ -1,5 +1,5 @@
-import type { ConfigProblem } from './ConfigError.js';
-import type { Config } from './schema.js';
+import type { ConfigProblem } from '../ConfigError.js';
+import type { Config } from '../schema.js';
 
 /** Masks a credential's value wherever a request URL or query is shown or stored. */
 export const MASKED = '***';

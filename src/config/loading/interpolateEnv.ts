@@ -1,4 +1,4 @@
-import { formatPath, type ConfigProblem } from './ConfigError.js';
+import { formatPath, type ConfigProblem } from '../ConfigError.js';
 
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 const NEVER_CLOSED = 'has a "${" that is never closed: write ${NAME} or ${NAME:-default}';

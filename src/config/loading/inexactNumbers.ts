@@ -1,5 +1,5 @@
 import { isPair, isScalar, isSeq, visit, type Document } from 'yaml';
-import type { ConfigProblem } from './ConfigError.js';
+import type { ConfigProblem } from '../ConfigError.js';
 
 /** A number literal as YAML writes it in decimal: a sign, digits, a fraction, an exponent. */
 const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;

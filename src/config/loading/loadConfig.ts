@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { ConfigError, formatPath, type ConfigProblem } from './ConfigError.js';
+import { ConfigError, formatPath, type ConfigProblem } from '../ConfigError.js';
 import { withEnvironmentDefaults } from './environmentDefaults.js';
 import { interpolateEnv } from './interpolateEnv.js';
 import { readConfigFile } from './readConfigFile.js';
-import { configSchema, type Config, type ConfigInput } from './schema.js';
+import { configSchema, type Config, type ConfigInput } from '../schema.js';
 import { treeShapeProblem } from './treeShape.js';
 
 export const DEFAULT_CONFIG_FILE = 'feedsync.yaml';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ForEachConfig } from './forEachSchema.js';
-import type { WriteMode } from './kindsSchema.js';
-import { recordSelectorSchema, type Config, type IncrementalConfig, type JobConfig, type PagingConfig, type QueryConfig, type RecordSelectorConfig, type SourceConfig } from './schema.js';
+import type { WriteMode } from '../analytics/kindsSchema.js';
+import { recordSelectorSchema, type Config, type IncrementalConfig, type JobConfig, type PagingConfig, type QueryConfig, type RecordSelectorConfig, type SourceConfig } from '../schema.js';
 
 /** Everything one sync run needs to know about its query, with job and query overrides applied. */
 export interface ResolvedQuery {

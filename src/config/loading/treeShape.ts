@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatPath, type ConfigProblem } from './ConfigError.js';
+import { formatPath, type ConfigProblem } from '../ConfigError.js';
 
 /** Far deeper than any setting (jobs[0].queries[0].paging.window.field is 6), far shallower than the stack. */
 export const MAX_DEPTH = 64;

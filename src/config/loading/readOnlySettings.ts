@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { DEFAULT_CONFIG_FILE, parseConfig, parseTree } from './loadConfig.js';
 import { readConfigFile } from './readConfigFile.js';
 import { isMapping } from './treeShape.js';
-import { jobSchema, type JobConfig } from './schema.js';
-import { workerSchema, type WorkerConfig } from './workerSchema.js';
+import { jobSchema, type JobConfig } from '../schema.js';
+import { workerSchema, type WorkerConfig } from '../worker/workerSchema.js';
 
 /** What the run history shows of a job: its name and schedule. */
 export type JobSchedule = Pick<JobConfig, 'name' | 'schedule'>;
