@@ -89,8 +89,9 @@ export const recordSelectorSchema = z.strictObject({
   /** Kind of record, e.g. `artist`; with the source and key it names one row of `records`. */
   kind: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be lower case letters, digits and _'),
   /**
-   * A record Postgres cannot take (a lone surrogate, a NUL in its key, nesting too deep): `fail`
-   * fails its page, naming it; `skip` keeps it in `dead_letters` and stores the rest of the page.
+   * A record that has no key (not an object, or no text or number at a key part) or that Postgres
+   * cannot take (a lone surrogate, a NUL in its key, nesting too deep): `fail` fails its page,
+   * naming it; `skip` keeps it in `dead_letters` and stores the rest of the page.
    */
   onInvalid: z.enum(['fail', 'skip']).default('fail'),
   /** Records left out before keys are read (Last.fm's "now playing" track, which has no date): counted per run as filtered. */

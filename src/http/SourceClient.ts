@@ -1,5 +1,3 @@
-import { isUtf8 } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
 import { authSecrets } from '../config/sources/authSchema.js';
@@ -12,6 +10,7 @@ import { codeKindOf, envelopeError, excerptOf, readResponse, refuseDeepBody, typ
 import type { ResponseShape } from './responses/responseShape.js';
 import { responseShapeOf } from './responses/responsePresets.js';
 import { parseRetryAfter } from './retryAfter.js';
+import { storedBody } from './storedBody.js';
 import { UpstreamError } from './UpstreamError.js';
 
 /** What to request: the query's parameters, or a next-page URL a response gave (which then carries them). */
@@ -273,7 +272,7 @@ export class SourceClient {
     if (status === 429) return new UpstreamError('rate_limited', 'rate limited', details);
     if (status >= 500) return new UpstreamError('temporary', 'server error', details);
     if (status === 401 || status === 403) return new UpstreamError('auth', 'the API key was refused', details);
-    if (status >= 300 && status < 400) return new UpstreamError('redirect', `redirect to ${this.secrets.scrub(String(headers.location), tally)} not followed`, details);
+    if (status >= 300 && status < 400) return new UpstreamError('redirect', `redirect to ${this.secrets.scrubShown(String(headers.location), tally)} not followed`, details);
     return new UpstreamError('rejected', 'request rejected', details);
   }
 
@@ -288,14 +287,4 @@ export class SourceClient {
     if (deadlinePassed || error instanceof undiciErrors.ConnectTimeoutError) return this.timeoutError(details);
     return new UpstreamError('network', `request failed: ${(error as Error).message}`, details);
   }
-}
-
-/**
- * A page's body as stored, with its size and sha256. The bytes received are kept when they are
- * what the text would encode to (valid UTF-8, no secret scrubbed out): encoding 1 MB of text
- * again for the hash and for Postgres costs more than checking that.
- */
-function storedBody(bytes: Buffer, text: string, scrubbed: string): Pick<FetchedPage, 'raw' | 'bytes' | 'contentHash'> {
-  const raw = scrubbed === text && isUtf8(bytes) ? bytes : scrubbed;
-  return { raw, bytes: typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length, contentHash: createHash('sha256').update(raw).digest('hex') };
 }

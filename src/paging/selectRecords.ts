@@ -5,11 +5,23 @@ import type { RecordSelectorConfig } from '../config/schema.js';
 import { joinKeyParts } from './compositeKey.js';
 import { RecordShapeError } from './RecordShapeError.js';
 
-/** The records of one page and their keys, in page order, and how many `records.skip` left out. */
+/** A record of a page that has no key to store it under: not an object, or no text or number at a key part's path. */
+export interface UnkeyedRecord {
+  /** Its position in the page's list. */
+  index: number;
+  /** Why, as a dead letter says it (it has no key at "id"). */
+  reason: string;
+  /** Why, naming the record and where it was (record 3 at data.items has no key at "id"). */
+  message: string;
+  item: unknown;
+}
+
+/** The records of one page and their keys, in page order, how many `records.skip` left out, and those without a key. */
 export interface SelectedRecords {
   items: Record<string, unknown>[];
   keys: string[];
   filtered: number;
+  unkeyed: UnkeyedRecord[];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !isExactNumber(value);
@@ -29,14 +41,25 @@ export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: 
   const all: unknown[] = found === null ? [] : Array.isArray(found) ? found : [found];
   const items: Record<string, unknown>[] = [];
   const keys: string[] = [];
+  const unkeyed: UnkeyedRecord[] = [];
+  const refuse = (index: number, item: unknown, reason: string) => unkeyed.push({ index, reason: `it ${reason}`, message: `record ${index} at ${where} ${reason}`, item });
   for (let index = 0; index < all.length; index++) {
     const item = all[index];
-    if (!isRecord(item)) throw new RecordShapeError(source, `record ${index} at ${where} is not an object`);
+    if (!isRecord(item)) {
+      refuse(index, item, 'is not an object');
+      continue;
+    }
     if (selector.skip && selector.skip.some((condition) => matches(item, condition))) continue;
+    const parts = (Array.isArray(selector.key) ? selector.key : [selector.key]).map((part) => keyPart(item, part, q));
+    const missing = parts.find((part) => typeof part !== 'string');
+    if (missing !== undefined) {
+      refuse(index, item, missing.why);
+      continue;
+    }
     items.push(item);
-    keys.push(Array.isArray(selector.key) ? joinKeyParts(selector.key.map((part) => keyPart(item, part, q, index, where, source))) : keyPart(item, selector.key, q, index, where, source));
+    keys.push(joinKeyParts(parts as string[]));
   }
-  return { items, keys, filtered: all.length - items.length };
+  return { items, keys, filtered: all.length - items.length - unkeyed.length, unkeyed };
 }
 
 function matches(item: Record<string, unknown>, condition: RecordCondition): boolean {
@@ -46,12 +69,13 @@ function matches(item: Record<string, unknown>, condition: RecordCondition): boo
   return (typeof condition.equals === 'number' ? numberOf(value) : value) === condition.equals;
 }
 
-function keyPart(item: object, part: string, q: string | undefined, index: number, where: string, source: string): string {
+/** A key part's text, or why the record has none. */
+function keyPart(item: object, part: string, q: string | undefined): string | { why: string } {
   const value = part === '$query' ? q : getPath(item, part);
   const key = part === '$query' ? q : scalarText(value);
   if (key !== undefined) return key;
-  if (value === undefined) throw new RecordShapeError(source, `record ${index} at ${where} has no key at "${part}"`);
-  throw new RecordShapeError(source, `record ${index} at ${where} has a key at "${part}" that is ${describeKey(value)}, not a string or number`);
+  if (value === undefined) return { why: `has no key at "${part}"` };
+  return { why: `has a key at "${part}" that is ${describeKey(value)}, not a string or number` };
 }
 
 function describeKey(value: unknown): string {

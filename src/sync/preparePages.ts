@@ -76,7 +76,7 @@ function prepareFetched(options: PreparePagesOptions, at: PagePosition, page: nu
     keys = keys.filter((_, index) => fresh[index]);
   }
   const derivation = pageDerivation(options.derivation, at.skipKeys);
-  const serialise = () => pageRecords(query, keys, items, selected.filtered, log.child({ page }));
+  const serialise = () => pageRecords(query, { keys, items, filtered: selected.filtered, unkeyed: selected.unkeyed }, log.child({ page }));
   const records = derivation !== null && options.expectsProven() ? serialise : serialise();
   // Text columns cannot hold U+0000 either.
   const pageEnvelope = { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs };

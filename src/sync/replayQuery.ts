@@ -126,7 +126,7 @@ function recordsOf(page: PageToReplayRow, query: ResolvedQuery, shape: ReturnTyp
   const read = readResponse(page.body, shape, query.sourceName, 200);
   if (!read.ok) throw new RecordShapeError(query.sourceName, `the body reads as an error under the source's response settings (${read.envelope.message || 'no message'})`);
   const selected = selectRecords(read.envelope.data, query.records, query.subject, query.sourceName);
-  return pageRecords(query, selected.keys, selected.items, selected.filtered, log);
+  return pageRecords(query, selected, log);
 }
 
 function positionOf(checkpoint: unknown): ReplayPosition {

@@ -25,8 +25,7 @@ function outcomeOf(row: RecordOutcomeRow): string {
   try {
     refuseDeepBody(raw, 'music', PAGE, 200);
     const { envelope } = readResponse(raw, responseShapeOf(query.source.response, query.source.errors), 'music', 200);
-    const { items, keys, filtered } = selectRecords(envelope.data, query.records, query.q, 'music');
-    const stored = pageRecords(query, keys, items, filtered, capturingLogger().logger);
+    const stored = pageRecords(query, selectRecords(envelope.data, query.records, query.q, 'music'), capturingLogger().logger);
     return [`stored ${stored.keys.join(', ')}`, ...stored.invalid.map(({ index, key, reason }) => `dead-lettered ${index} (key ${JSON.stringify(key)}): ${reason}`)].join('; ');
   } catch (error) {
     return `refused (${error instanceof UpstreamError ? error.kind : (error as Error).name}): ${(error as Error).message}`;

@@ -9,7 +9,7 @@ const selector = (path: string, key: string | string[] = 'id') => recordSelector
 describe('selectRecords', () => {
   it('reads an array of records at a nested path with their keys', () => {
     const data = { results: { artistmatches: { artist: [{ id: 'a1' }, { id: 7 }] } } };
-    expect(selectRecords(data, selector('results.artistmatches.artist'), undefined, 'music')).toEqual({ items: [{ id: 'a1' }, { id: 7 }], keys: ['a1', '7'], filtered: 0 });
+    expect(selectRecords(data, selector('results.artistmatches.artist'), undefined, 'music')).toEqual({ items: [{ id: 'a1' }, { id: 7 }], keys: ['a1', '7'], filtered: 0, unkeyed: [] });
   });
 
   it('treats an object at the path as one record', () => {
@@ -33,16 +33,22 @@ describe('selectRecords', () => {
     expect(() => selectRecords({ other: [] }, selector('items'), undefined, 'music')).toThrow(/no records at data.items \(data has: other\)/);
   });
 
-  it('rejects a record without a key, naming its index', () => {
-    const run = () => selectRecords({ items: [{ id: 'x' }, { name: 'no id' }] }, selector('items'), undefined, 'music');
-    expect(run).toThrow(expect.objectContaining({ kind: 'unexpected_shape', retryable: false }) as Error);
-    expect(run).toThrow(/record 1 at data.items has no key at "id"/);
+  it('sets a record without a key apart, naming its index, and keys the rest', () => {
+    const item = { name: 'no id' };
+    const selected = selectRecords({ items: [{ id: 'x' }, item] }, selector('items'), undefined, 'music');
+    expect(selected).toMatchObject({ keys: ['x'], filtered: 0 });
+    expect(selected.unkeyed).toEqual([{ index: 1, reason: 'it has no key at "id"', message: 'record 1 at data.items has no key at "id"', item }]);
   });
 
-  it('reports a record that is not an object as a RecordShapeError, its message led by the source', () => {
-    const run = () => selectRecords({ items: ['0xabc'] }, selector('items'), undefined, 'explorer');
+  it('sets a record that is not an object apart', () => {
+    expect(selectRecords({ items: ['0xabc'] }, selector('items'), undefined, 'explorer').unkeyed).toMatchObject([{ index: 0, message: 'record 0 at data.items is not an object' }]);
+  });
+
+  it('refuses a page without its records path as a RecordShapeError, its message led by the source', () => {
+    const run = () => selectRecords({ other: [] }, selector('items'), undefined, 'explorer');
     expect(run).toThrow(RecordShapeError);
-    expect(run).toThrow(/^explorer: record 0 at data.items is not an object$/);
+    expect(run).toThrow(expect.objectContaining({ kind: 'unexpected_shape', retryable: false }) as Error);
+    expect(run).toThrow(/^explorer: no records at data.items/);
   });
 
   it('reads data that is itself the list with path "."', () => {
@@ -52,7 +58,7 @@ describe('selectRecords', () => {
   it('leaves out records that match a skip condition before reading their keys, and counts them', () => {
     const skipNowPlaying = recordSelectorSchema.parse({ path: 'track', key: 'date.uts', kind: 'play', skip: { path: 'date', exists: false } });
     const data = { track: [{ name: 'now', '@attr': { nowplaying: 'true' } }, { name: 'then', date: { uts: '100' } }] };
-    expect(selectRecords(data, skipNowPlaying, undefined, 'music')).toEqual({ items: [data.track[1]], keys: ['100'], filtered: 1 });
+    expect(selectRecords(data, skipNowPlaying, undefined, 'music')).toEqual({ items: [data.track[1]], keys: ['100'], filtered: 1, unkeyed: [] });
   });
 
   it('leaves out a record when any one of a list of skip conditions matches it', () => {
@@ -75,7 +81,7 @@ describe('selectRecords', () => {
     expect(selectRecords(parseJson('{"items":[{"id":1,"fee":1.50}]}'), skip, undefined, 'api')).toMatchObject({ keys: ['1'], filtered: 0 });
   });
 
-  it('reports a number kept exactly where a record should be as not an object', () => {
-    expect(() => selectRecords(parseJson('{"items":[9007199254740993]}'), selector('items'), undefined, 'explorer')).toThrow(/^explorer: record 0 at data.items is not an object$/);
+  it('sets a number kept exactly where a record should be apart as not an object', () => {
+    expect(selectRecords(parseJson('{"items":[9007199254740993]}'), selector('items'), undefined, 'explorer').unkeyed).toMatchObject([{ message: 'record 0 at data.items is not an object' }]);
   });
 });

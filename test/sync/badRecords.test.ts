@@ -121,6 +121,18 @@ describe('records Postgres cannot take', () => {
     expect(rows).toEqual([{ key: 'huge', reason: 'it holds the number 1e200000, beyond what Postgres numeric (jsonb\'s numbers) can hold' }]);
   });
 
+  it('include a record with no key, or one that is not an object, kept alone in dead_letters under skip', async () => {
+    const page = servePage(['{"id":"keyed-beside-unkeyed","v":1}', '{"v":2}', '"not an object"']);
+    const { summary } = await sync(page, 'skip');
+    expect(summary.status).toBe('succeeded');
+    expect(await storedKeys(summary.runId)).toEqual(['keyed-beside-unkeyed']);
+    const { rows } = await database.pool.query('select record_index, key, reason, raw from dead_letters where run_id = $1 order by record_index', [summary.runId]);
+    expect(rows).toEqual([
+      { record_index: 1, key: '', reason: 'it has no key at "id"', raw: '{"v":2}' },
+      { record_index: 2, key: '', reason: 'it is not an object', raw: '"not an object"' },
+    ]);
+  });
+
   it('include a record whose key holds a NUL, kept with U+FFFD in its dead letter', async () => {
     const page = servePage(['{"id":"a\\u0000b","v":1}']);
     const { summary } = await sync(page, 'skip');
