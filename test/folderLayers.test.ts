@@ -127,3 +127,25 @@ describe('src folder layers', () => {
     expect(upward).toEqual([]);
   });
 });
+
+/** A folder's modules directly in it, and a module's lines: past these a reader no longer sees it whole. */
+const MAX_MODULES_PER_FOLDER = 20;
+const MAX_MODULE_LINES = 300;
+
+describe('src sizes', () => {
+  const files = sourceFiles(SRC);
+
+  it(`holds at most ${MAX_MODULES_PER_FOLDER} modules directly in any folder`, () => {
+    const perFolder = new Map<string, number>();
+    for (const file of files) {
+      const folder = relative(SRC, dirname(file));
+      perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
+    }
+    expect([...perFolder].filter(([, count]) => count > MAX_MODULES_PER_FOLDER).map(([folder, count]) => `${folder || '.'}: ${count}`)).toEqual([]);
+  });
+
+  it(`has no module over ${MAX_MODULE_LINES} lines`, () => {
+    const long = files.map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').trimEnd().split('\n').length })).filter(({ lines }) => lines > MAX_MODULE_LINES);
+    expect(long.map(({ file, lines }) => `${file}: ${lines}`)).toEqual([]);
+  });
+});
