@@ -8,7 +8,8 @@ import { RunFinishes } from './runs/RunFinishes.js';
 import { FanOutValues } from './records/FanOutValues.js';
 import { JobTicks } from './ticks/JobTicks.js';
 import { RunningRuns } from './runs/RunningRuns.js';
-import { TickEndListeners, type TickNoticeFor } from './ticks/tickEnding.js';
+import type { TickNoticeFor } from './ticks/tickEnding.js';
+import { TickEndListeners } from './ticks/TickEndListeners.js';
 
 /** The sync_runs lifecycle, a part per step: each step is one transaction. */
 export interface RunStore {

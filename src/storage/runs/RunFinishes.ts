@@ -5,7 +5,8 @@ import { NaturalBatcher } from '../database/NaturalBatcher.js';
 import { isEnded, isPaused, runStateOf, type NoticeToQueue, type RunOutcome, type RunRow, type RunState } from './runState.js';
 import { finishRuns, type FinishedRunRow, type FinishRunsParams } from './statements/finishRuns.js';
 import { readRunToFinish } from './statements/readRunToFinish.js';
-import { countEndedRuns, type EndedTickRun, type TickEndListeners, type TickNoticeFor } from '../ticks/tickEnding.js';
+import type { TickEndListeners } from '../ticks/TickEndListeners.js';
+import { countEndedRuns, type EndedTickRun, type TickNoticeFor } from '../ticks/tickEnding.js';
 import { inTransaction, type TransactionClient } from '../database/transaction.js';
 
 /** How often finish reads and writes again when the run row changed in between. */

@@ -8,7 +8,8 @@ import { InProcessTickLock, type InProcessTickLockOptions } from './InProcessTic
 import { releaseInProcessTick, tryInProcessTick } from './statements/inProcessTickLock.js';
 import { insertTick } from './statements/insertTick.js';
 import { insertTickRuns, type InsertTickRunsParams } from './statements/insertTickRuns.js';
-import { endTicksNow, type TickEndListeners, type TickNoticeFor } from './tickEnding.js';
+import type { TickEndListeners } from './TickEndListeners.js';
+import { endTicksNow, type TickNoticeFor } from './tickEnding.js';
 import { tickStateOf, type TickPlan, type TickRow, type TickState } from './tickState.js';
 import { inTransaction } from '../database/transaction.js';
 

@@ -14,20 +14,6 @@ export type TickNoticeFor = (tick: TickOutcome) => NoticeToQueue;
 /** Failed runs a tick's notice lists by name; the rest are counted. */
 export const LISTED_FAILED_RUNS = 100;
 
-/** Who wants to know when ticks end (a notice to deliver): told after the transaction that ended them commits. */
-export class TickEndListeners {
-  private readonly listeners: ((ticks: readonly TickState[]) => void)[] = [];
-
-  add(listener: (ticks: readonly TickState[]) => void): void {
-    this.listeners.push(listener);
-  }
-
-  notify(ticks: readonly TickState[]): void {
-    if (ticks.length === 0) return;
-    for (const listener of this.listeners) listener(ticks);
-  }
-}
-
 /** A run of a tick that has just ended for good. */
 export interface EndedTickRun {
   tickId: string;
