@@ -215,8 +215,9 @@ export class SourceClient {
       const body = await this.readBody(response.body, response.headers['content-length']);
       return { statusCode: response.statusCode, headers: response.headers, body };
     } catch (error) {
-      // A body left half read would hold its connection; destroyed, undici closes that socket.
-      response?.body.destroy();
+      // A body left half read would hold its connection; destroyed, undici closes that socket. Destroyed
+      // before its end, it emits an abort error that nothing else waits for: without a listener, an uncaught exception.
+      response?.body.on('error', () => undefined).destroy();
       throw error instanceof UpstreamError ? error : this.transportError(error, deadline.signal.aborted, response?.statusCode);
     } finally {
       clearTimeout(timer);
