@@ -3,9 +3,8 @@ import type { AnalyticsConfig, KindConfig } from '../config/analytics/kindsSchem
 import { inTransaction, type TransactionClient } from '../storage/database/transaction.js';
 import { quoteIdent, quoteLiteral } from './columnSql.js';
 import { fingerprintOf, kindViews, viewComment, viewMarkOf, type ViewDefinition, type ViewMark } from './kindViewSql.js';
-
-/** Only feedsync's view maker takes this advisory lock: a migrate and starting workers take turns. */
-const VIEWS_LOCK = 7_346_112_003;
+import { readSchemaViews, type SchemaViewRow } from './statements/readSchemaViews.js';
+import { takeViewsLock } from './statements/takeViewsLock.js';
 
 /** Postgres refusing CREATE OR REPLACE VIEW for a column dropped, renamed or retyped. */
 const VIEW_SHAPE_CHANGED = new Set(['42P16', '42804']);
@@ -35,7 +34,7 @@ export async function applyKindViews(pool: Pick<pg.Pool, 'connect'>, kinds: Read
   const wanted = Object.entries(kinds).flatMap(([kind, config]) => kindViews(kind, config));
   const schema = quoteIdent(analytics.schema);
   return inTransaction(pool, async (client) => {
-    await client.query(`select pg_advisory_xact_lock(${VIEWS_LOCK})`);
+    await client.query(takeViewsLock.with({}));
     await client.query(`create schema if not exists ${schema}`);
     const existing = await viewsIn(client, analytics.schema);
     const applied: ViewsApplied = { created: [], replaced: [], unchanged: [], dropped: [] };
@@ -62,10 +61,7 @@ export async function applyKindViews(pool: Pick<pg.Pool, 'connect'>, kinds: Read
 
 /** The schema's views: feedsync's mark for those it made, null for the others. */
 async function viewsIn(client: TransactionClient, schema: string): Promise<Map<string, ViewMark | null>> {
-  const { rows } = await client.query<{ name: string; comment: string | null }>(
-    `select c.relname as name, obj_description(c.oid, 'pg_class') as comment from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'v'`,
-    [schema],
-  );
+  const { rows } = await client.query<SchemaViewRow>(readSchemaViews.with({ schema }));
   return new Map(rows.map(({ name, comment }) => [name, viewMarkOf(comment)]));
 }
 

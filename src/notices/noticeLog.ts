@@ -1,6 +1,6 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import type { Database } from '../storage/database/database.js';
-import { notices } from '../storage/tables/schema.js';
+import { poolOf, type Database } from '../storage/database/database.js';
+import { readNotices, type NoticeListRow } from './statements/readNotices.js';
+import { redeliverNotice } from './statements/redeliverNotice.js';
 
 export type NoticeState = 'pending' | 'delivered' | 'exhausted';
 
@@ -20,26 +20,23 @@ export interface NoticeRow {
 
 /** The newest notices with their delivery state: what `feedsync notices` lists, from the database alone. */
 export async function listNotices(db: Database, limit = 50): Promise<NoticeRow[]> {
-  return db
-    .select({
-      id: notices.id,
-      runId: notices.runId,
-      tickId: notices.tickId,
-      type: notices.type,
-      state: notices.state,
-      attempts: notices.attempts,
-      createdAt: notices.createdAt,
-      deliveredAt: notices.deliveredAt,
-      nextAttemptAt: notices.nextAttemptAt,
-      lastError: notices.lastError,
-    })
-    .from(notices)
-    .orderBy(desc(notices.createdAt))
-    .limit(limit);
+  const { rows } = await poolOf(db).query<NoticeListRow>(readNotices.with({ limit }));
+  return rows.map((row) => ({
+    id: row.id,
+    runId: row.run_id,
+    tickId: row.tick_id,
+    type: row.type,
+    state: row.state,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
+    nextAttemptAt: row.next_attempt_at,
+    lastError: row.last_error,
+  }));
 }
 
 /** Makes a notice (in any state) due again now, a manual replay; false when there is no such notice. */
 export async function markForRedelivery(db: Database, id: string): Promise<boolean> {
-  const updated = await db.update(notices).set({ state: 'pending', nextAttemptAt: sql`now()` }).where(eq(notices.id, id)).returning({ id: notices.id });
-  return updated.length > 0;
+  const { rows } = await poolOf(db).query<{ id: string }>(redeliverNotice.with({ noticeId: id }));
+  return rows.length > 0;
 }

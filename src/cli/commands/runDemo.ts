@@ -11,6 +11,8 @@ import { createLogger } from '../../observability/logger.js';
 import { etherscanEnv, lastfmEnv, simulatorEnv } from '../../simulator/readyMessage.js';
 import { startSimulator } from '../../simulator/startSimulator.js';
 import { recentRuns } from '../../storage/runs/recentRuns.js';
+import { countEnvelopes, type EnvelopeCountRow } from '../../storage/pages/statements/countEnvelopes.js';
+import { countRecordsByKind, type RecordCountRow } from '../../storage/records/statements/countRecordsByKind.js';
 import { formatTable } from '../printTable.js';
 import { tickSummary } from '../tickSummary.js';
 import { demoDialectOf } from './demoDialect.js';
@@ -94,9 +96,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       const tick = await feedsync.runtime.store.ticks.find(tickId);
       if (tick) say(`  ${tickSummary(tick)}`);
     }
-    const { rows } = await feedsync.runtime.storage.pool.query<{ source: string; kind: string; n: string }>(
-      'select source, kind, count(*) as n from records group by 1, 2 order by 1, 2',
-    );
+    const { rows } = await feedsync.runtime.storage.pool.query<RecordCountRow>(countRecordsByKind.with({}));
     say('records stored:');
     say(formatTable(['source', 'kind', 'records'], rows.map((row) => [row.source, row.kind, row.n])));
     const views: (string | number)[][] = [];
@@ -106,7 +106,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       views.push([view, Object.keys(settings.columns).length, counted.rows[0]!.n]);
     }
     if (views.length > 0) say(`typed views (the config's kinds; see README "The analytics feed"):\n${formatTable(['view', 'columns', 'rows'], views)}`);
-    const envelopes = await feedsync.runtime.storage.pool.query<{ n: string; bytes: string }>('select count(*) as n, coalesce(sum(bytes), 0) as bytes from envelopes');
+    const envelopes = await feedsync.runtime.storage.pool.query<EnvelopeCountRow>(countEnvelopes.with({}));
     say(`envelopes stored: ${envelopes.rows[0]?.n} pages, ${(Number(envelopes.rows[0]?.bytes) / 1e6).toFixed(1)} MB\n`);
 
     const posted = simulator.requests(simulator.webhookUuid);

@@ -3,6 +3,9 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from '../tables/schema.js';
+import { applySessionSettings } from './statements/applySessionSettings.js';
+import { releaseMigrationLock } from './statements/releaseMigrationLock.js';
+import { takeMigrationLock } from './statements/takeMigrationLock.js';
 
 export type Database = NodePgDatabase<typeof schema>;
 
@@ -19,23 +22,6 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../migrations', im
 export const MIGRATION_LOCK = 7_346_112_001;
 
 /**
- * Planner settings for feedsync's sessions. Its statements look rows up by key, a handful at a
- * time, in tables whose hot pages are cached:
- * - `plan_cache_mode`: one generic plan serves every execution of a prepared statement. Left to
- *   itself, Postgres re-plans the batch statements on every call (a parameter array of unknown
- *   length makes the generic plan look dearer than a custom one), and planning costs more than
- *   running them.
- * - `random_page_cost`: the usual value for SSDs and cached data. At the default 4, a generic
- *   plan prefers a sequential scan of a table of a few thousand rows to a handful of index lookups.
- * A value already chosen for the connection, role or database (startup options, PGOPTIONS,
- * ALTER ROLE/DATABASE … SET) is left as it is, so a deployment can opt out.
- */
-const SESSION_SETTINGS = `select set_config(wanted.name, wanted.value, false)
-    from (values ('plan_cache_mode', 'force_generic_plan'), ('random_page_cost', '1.1')) as wanted(name, value)
-    join pg_settings s on s.name = wanted.name
-    where s.source not in ('client', 'user', 'database', 'database user')`;
-
-/**
  * Connections a worker's pool holds beyond one for each run it may run at once: for what runs
  * beside them (notice drains, the reconciler, bodies stored ahead of their pages).
  */
@@ -50,7 +36,7 @@ export function openStorage(databaseUrl: string, options: { max?: number } = {})
     // pg-pool awaits this before handing the connection out (and fails the checkout if it throws); @types/pg types it as returning void.
     // eslint-disable-next-line @typescript-eslint/no-misused-promises
     onConnect: async (client) => {
-      await client.query(SESSION_SETTINGS);
+      await client.query(applySessionSettings.with({}));
     },
   });
   // An idle client losing its server (Postgres restart) must not crash the process; the pool replaces it.
@@ -77,10 +63,10 @@ export async function migrateDatabase(databaseUrl: string, migrationsFolder = MI
   client.on('error', () => undefined);
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(takeMigrationLock.with({ lock: MIGRATION_LOCK }));
     await migrate(drizzle(client), { migrationsFolder });
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.query(releaseMigrationLock.with({ lock: MIGRATION_LOCK })).catch(() => undefined);
     await client.end();
   }
 }

@@ -1,6 +1,5 @@
-import { desc, eq } from 'drizzle-orm';
-import type { Database } from '../database/database.js';
-import { notices, syncRuns } from '../tables/schema.js';
+import { poolOf, type Database } from '../database/database.js';
+import { readRecentRuns, type RecentRunRow } from './statements/readRecentRuns.js';
 
 export interface RunReport {
   runId: string;
@@ -24,27 +23,22 @@ export interface RunReport {
 
 /** The most recent runs with their notice's delivery state, newest first. */
 export async function recentRuns(db: Database, limit = 20): Promise<RunReport[]> {
-  const rows = await db
-    .select({ run: syncRuns, notice: notices.state })
-    .from(syncRuns)
-    .leftJoin(notices, eq(notices.runId, syncRuns.id))
-    .orderBy(desc(syncRuns.startedAt))
-    .limit(limit);
-  return rows.map(({ run, notice }) => ({
+  const { rows } = await poolOf(db).query<RecentRunRow>(readRecentRuns.with({ limit }));
+  return rows.map((run) => ({
     runId: run.id,
     job: run.job,
-    queryIndex: run.queryIndex,
-    value: run.fanValue,
+    queryIndex: run.query_index,
+    value: run.fan_value,
     status: run.status,
     attempt: run.attempt,
     pages: run.pages,
-    recordsNew: run.recordsNew,
-    recordsUpdated: run.recordsUpdated,
-    recordsUnchanged: run.recordsUnchanged,
-    startedAt: run.startedAt,
-    durationMs: run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null,
-    errorKind: run.errorKind,
+    recordsNew: run.records_new,
+    recordsUpdated: run.records_updated,
+    recordsUnchanged: run.records_unchanged,
+    startedAt: run.started_at,
+    durationMs: run.finished_at ? run.finished_at.getTime() - run.started_at.getTime() : null,
+    errorKind: run.error_kind,
     error: run.error,
-    notice,
+    notice: run.notice,
   }));
 }
