@@ -16,6 +16,7 @@ import { NotifyWorker } from '../notices/NotifyWorker.js';
 import { openQueues, redisConnection, type Queues } from '../jobs/queues.js';
 import { SyncWorker } from '../jobs/SyncWorker.js';
 import { RunReconciler } from '../jobs/RunReconciler.js';
+import { fastPathOn } from '../config/fastPaths.js';
 
 export interface WorkerProcessOptions {
   config: Config;
@@ -103,7 +104,7 @@ export class WorkerProcess {
       await worker.waitUntilReady();
     }
     this.reconciler?.start();
-    this.idleMemory.start();
+    if (fastPathOn('idleMemoryRelease')) this.idleMemory.start();
     this.runtime.logger.info({ scheduler: !!this.scheduler, worker: !!this.syncWorker }, 'feedsync started');
   }
 

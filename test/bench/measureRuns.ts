@@ -30,6 +30,8 @@ export interface RunsToMeasure {
   timeoutMs: number;
   pollMs: number;
   nodeArgs?: string[];
+  /** Extra environment for the worker, e.g. FEEDSYNC_FAST_PATHS_OFF. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface MeasuredRuns {
@@ -67,7 +69,7 @@ interface RunRow {
  */
 export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns[]> {
   const config = parseConfig(options.configTree, 'bench config', {});
-  const worker = await startWorkerChild({ configTree: options.configTree, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl, nodeArgs: options.nodeArgs });
+  const worker = await startWorkerChild({ configTree: options.configTree, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl, nodeArgs: options.nodeArgs, env: options.env });
   const connection = redisConnection(options.redisUrl, 'worker');
   const queues = openQueues(connection, config.worker);
   // Where `enqueue` opens each job's tick and its runs, as the CLI does.

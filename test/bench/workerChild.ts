@@ -30,6 +30,8 @@ export interface WorkerChildOptions {
   databaseUrl: string;
   /** Extra node flags, e.g. --cpu-prof. */
   nodeArgs?: string[];
+  /** Extra environment, e.g. FEEDSYNC_FAST_PATHS_OFF. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Reads a `Vm*` line of /proc/<pid>/status, in MB. */
@@ -67,7 +69,7 @@ export async function startWorkerChild(options: WorkerChildOptions): Promise<Wor
     cwd: REPO_ROOT,
     // Its logs (stdout) go to the bench's stderr, apart from the report.
     stdio: ['ignore', process.stderr, 'inherit'],
-    env: { ...shippedEnv(), REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    env: { ...shippedEnv(), REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...options.env },
   });
   try {
     await untilReady(child, `http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS);

@@ -1,4 +1,5 @@
 import { isTextArray, textArrayBytes } from './textArrayBytes.js';
+import { fastPathOn } from '../../config/fastPaths.js';
 
 /** pg's query config for a prepared statement. */
 export interface PreparedQuery {
@@ -43,7 +44,7 @@ export class NamedStatement<Params extends object> {
       // A misspelt :name in the SQL would otherwise write nulls without a word.
       if (!(parameter in params)) throw new Error(`statement ${this.name} needs :${parameter}, which was not given`);
       const value = params[parameter] ?? null;
-      return this.textArrays[at] && isTextArray(value) ? textArrayBytes(value) : value;
+      return this.textArrays[at] && isTextArray(value) && fastPathOn('binaryTextArrays') ? textArrayBytes(value) : value;
     });
     return { name: this.name, text: this.text, values };
   }

@@ -20,6 +20,7 @@ import { takeChangeLock } from './statements/takeChangeLock.js';
 import { inTransaction } from '../database/transaction.js';
 import { storeProvenPage, type StoreProvenPageRow } from './statements/storeProvenPage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
+import { fastPathOn } from '../../config/fastPaths.js';
 
 /** A page's envelope as stored: the body as received and what was read from it. */
 export interface PageEnvelope {
@@ -118,7 +119,7 @@ export class PageWrites {
 
   /** Whether the run's next page will likely be proven unchanged, so that its records need not be serialised ahead. */
   expectsProven(runId: string): boolean {
-    return this.lastPage.get(runId) === 'proven';
+    return fastPathOn('provenPages') && this.lastPage.get(runId) === 'proven';
   }
 
   async storePage(runId: string, pagesBefore: number, page: PageToStore, source: string): Promise<StoredPage> {
@@ -126,13 +127,13 @@ export class PageWrites {
     const expectsUnchanged = last === 'unchanged' || last === 'proven';
     // A body stored already is not sent again (a megabyte on a 1000-record page): the statement finds it.
     const bodyStored = this.bodiesStoredAhead.delete(page.contentHash) || page.bodyStored === true;
-    if (page.derivation !== null && page.writeMode.refreshScope === null && expectsUnchanged && !this.withoutProofs.has(runId)) {
+    if (page.derivation !== null && page.writeMode.refreshScope === null && expectsUnchanged && !this.withoutProofs.has(runId) && fastPathOn('provenPages')) {
       const proven = await this.storeIfProven(runId, pagesBefore, page, source, page.derivation);
       if (proven) return proven;
     }
     const records = typeof page.records === 'function' ? page.records() : page.records;
     const params = pageWriteParams(runId, pagesBefore, page, records, source, bodyStored ? null : page.raw);
-    if (expectsUnchanged) {
+    if (expectsUnchanged && fastPathOn('statementByLastPage')) {
       const row = await this.send<StoreUnchangedPageRow, PageWriteParams>(storeUnchangedPage, params, page.raw);
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
       if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
@@ -156,6 +157,7 @@ export class PageWrites {
    */
   async storeBodyAhead(body: Pick<PageEnvelope, 'contentHash' | 'raw' | 'bytes'>): Promise<void> {
     const { idleCount, totalCount, waitingCount, options } = this.pool;
+    if (!fastPathOn('bodiesAhead')) return;
     if (this.bodiesAhead >= BODIES_AHEAD_AT_ONCE || waitingCount > 0 || (idleCount === 0 && totalCount >= options.max)) return;
     this.bodiesAhead += 1;
     try {
@@ -180,6 +182,7 @@ export class PageWrites {
    * after new or changed ones without the lookup; else with it.
    */
   private async storeWithRecords(last: LastPage | undefined, params: StorePageParams, body: PageEnvelope['raw']): Promise<StorePageRow | undefined> {
+    if (!fastPathOn('statementByLastPage')) return this.storeWith(storePageLookingUpUnchanged, params, body);
     if (last === 'written') return this.storeWith(storePageUpsertingRecords, params, body);
     if (last !== 'inserted') return this.storeWith(storePageLookingUpUnchanged, params, body);
     try {
