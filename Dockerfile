@@ -10,7 +10,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-# Production dependencies only. test/deploy/productionPackage.test.ts installs and runs the package
+# Production dependencies only. test/deploy/productionPackage.system.test.ts installs and runs the package
 # with these same steps (this install, then dist/, migrations/, feedsync.yaml and examples/): keep them in step.
 FROM node:20-bookworm-slim AS production-dependencies
 WORKDIR /app

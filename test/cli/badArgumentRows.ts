@@ -1,6 +1,6 @@
 /*
  * Command lines `feedsync` must refuse, one a row, each with the flag, argument or variable its
- * message names. badArguments.test.ts runs them.
+ * message names. badArguments.system.test.ts runs them.
  */
 
 export interface Row {

@@ -1,7 +1,7 @@
 /*
  * Command lines the built `feedsync` must end well, one a row: the arguments, whether the reader
  * of its output has gone, and its exit code with a fragment of what it printed (stdout, then
- * stderr). commandOutcomes.test.ts runs them.
+ * stderr). commandOutcomes.system.test.ts runs them.
  */
 
 export interface CommandOutcomeRow {

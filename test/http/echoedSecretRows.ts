@@ -1,6 +1,6 @@
 /*
  * Upstream answers that echo the configured key back, one a row: an encoding of the key and the
- * place it comes back in. echoedSecrets.test.ts serves each from a local upstream and reads it
+ * place it comes back in. echoedSecrets.integration.test.ts serves each from a local upstream and reads it
  * with a SourceClient: the key must come out in no form, with `***` where it was.
  */
 import { unicodeEscaped } from '../support/secretEncodings.js';

@@ -1,7 +1,7 @@
 /*
  * Upstream answers SourceClient must refuse (or read despite their oddity), one a row: the answer,
  * and what comes of it: the error's kind and message, or `read` with the page's data.
- * hostileAnswers.test.ts serves each from a local upstream.
+ * hostileAnswers.integration.test.ts serves each from a local upstream.
  */
 
 export interface HostileAnswerRow {
@@ -21,7 +21,7 @@ export interface HostileAnswerRow {
 const page = (data: unknown) => JSON.stringify({ status: 'success', data, message: '' });
 const HTML = '<!doctype html><html><head><title>Error</title></head><body><h1>Something went wrong</h1></body></html>';
 
-/** The source's maxResponseBytes in hostileAnswers.test.ts. */
+/** The source's maxResponseBytes in hostileAnswers.integration.test.ts. */
 export const MAX_RESPONSE_BYTES = 5_000;
 
 export const hostileAnswerRows: HostileAnswerRow[] = [

@@ -1,7 +1,7 @@
 /*
  * Requests the history pages (`feedsync history`, and a worker's with the dashboard on) must
  * refuse, one a row: the request, the status it gets and a fragment of its answer.
- * HistoryServer.badRequests.test.ts runs them.
+ * HistoryServer.badRequests.integration.test.ts runs them.
  */
 
 export interface BadRequestRow {

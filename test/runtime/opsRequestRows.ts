@@ -1,7 +1,7 @@
 /*
  * Requests to a worker's HTTP port (its endpoints, bull-board at /admin/queues and the history
  * pages, with the dashboard on) one a row: the request, the status it gets and a fragment of its
- * answer. OpsServer.badRequests.test.ts runs them.
+ * answer. OpsServer.badRequests.integration.test.ts runs them.
  */
 
 export interface OpsRequestRow {
@@ -14,7 +14,7 @@ export interface OpsRequestRow {
   says: RegExp;
 }
 
-/** The dashboard's credentials in OpsServer.badRequests.test.ts. */
+/** The dashboard's credentials in OpsServer.badRequests.integration.test.ts. */
 export const OPS_USER = { user: 'ops', password: 'dash-pw-0123' };
 
 const basic = (userPass: string, scheme = 'Basic') => `${scheme} ${Buffer.from(userPass).toString('base64')}`;

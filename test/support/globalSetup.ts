@@ -1,44 +1,65 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalStack, type LocalStack } from '../../src/localstack/localStack.js';
 import { migrateDatabase } from '../../src/storage/database/database.js';
 
-let stack: LocalStack | undefined;
-let scratchRoot: string | undefined;
-let templateDatabase: string | undefined;
+interface Servers {
+  stack: LocalStack;
+  templateDatabase: string;
+}
 
 /**
- * Starts throwaway Redis and Postgres unless REDIS_URL / DATABASE_URL point at running ones,
+ * The servers of one test run. Vitest runs a project's global setup once per project, each in a
+ * module of its own, so the integration and system projects share them through `globalThis`:
+ * the first setup starts them, the last teardown stops them.
+ */
+interface SharedServers {
+  users: number;
+  servers: Promise<Servers>;
+}
+
+const SHARED = Symbol.for('feedsync.testServers');
+const registry = globalThis as { [SHARED]?: SharedServers };
+
+/**
+ * Starts throwaway Redis and Postgres unless REDIS_URL / DATABASE_URL point at running ones, and
  * migrates a template database that each test database is cloned from (cheaper than migrating
- * each), and makes the one directory the tests write their files under.
+ * each).
  */
 export async function setup(project: TestProject): Promise<void> {
-  scratchRoot = await mkdtemp(join(tmpdir(), 'feedsync-test-'));
-  project.provide('scratchRoot', scratchRoot);
-  stack = await ensureLocalStack();
+  const shared = (registry[SHARED] ??= { users: 0, servers: startServers() });
+  shared.users += 1;
+  const { stack, templateDatabase } = await shared.servers;
   project.provide('redisUrl', stack.redisUrl);
   project.provide('databaseUrl', stack.databaseUrl);
-  // Named for this run: two test runs against one server never share it.
-  templateDatabase = `feedsync_template_${randomBytes(6).toString('hex')}`;
-  await adminQuery(stack.databaseUrl, `CREATE DATABASE ${templateDatabase}`);
-  const url = new URL(stack.databaseUrl);
-  url.pathname = `/${templateDatabase}`;
-  await migrateDatabase(url.href);
   project.provide('templateDatabase', templateDatabase);
 }
 
 export async function teardown(): Promise<void> {
+  const shared = registry[SHARED];
+  if (!shared) return;
+  shared.users -= 1;
+  if (shared.users > 0) return;
+  delete registry[SHARED];
+  const { stack, templateDatabase } = await shared.servers;
   try {
-    if (stack && templateDatabase) await adminQuery(stack.databaseUrl, `DROP DATABASE IF EXISTS ${templateDatabase} WITH (FORCE)`);
-    await stack?.stop();
+    await adminQuery(stack.databaseUrl, `DROP DATABASE IF EXISTS ${templateDatabase} WITH (FORCE)`);
   } finally {
-    if (scratchRoot) await rm(scratchRoot, { recursive: true, force: true });
+    await stack.stop();
   }
+}
+
+async function startServers(): Promise<Servers> {
+  const stack = await ensureLocalStack();
+  // Named for this run: two test runs against one server never share it.
+  const templateDatabase = `feedsync_template_${randomBytes(6).toString('hex')}`;
+  await adminQuery(stack.databaseUrl, `CREATE DATABASE ${templateDatabase}`);
+  const url = new URL(stack.databaseUrl);
+  url.pathname = `/${templateDatabase}`;
+  await migrateDatabase(url.href);
+  return { stack, templateDatabase };
 }
 
 async function adminQuery(databaseUrl: string, sql: string): Promise<void> {
@@ -57,7 +78,5 @@ declare module 'vitest' {
     databaseUrl: string;
     /** A database with every migration applied, never connected to after setup: test databases are cloned from it. */
     templateDatabase: string;
-    /** Removed with everything in it when the test run ends. */
-    scratchRoot: string;
   }
 }

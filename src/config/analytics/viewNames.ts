@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 /**
  * feedsync's tables in schema public (its migrations' own sit in schema drizzle). Each of their
- * indexes and sequences is named after its table, `<table>_…`: test/config/analytics/viewNames.test.ts
+ * indexes and sequences is named after its table, `<table>_…`: test/config/analytics/viewNames.integration.test.ts
  * checks that against a migrated database.
  */
 export const FEEDSYNC_TABLES = ['composite_key_rekeys', 'dead_letters', 'envelopes', 'full_refresh_keys', 'incremental_cursors', 'job_ticks', 'notice_attempts', 'notices', 'page_bodies', 'record_versions', 'records', 'sync_runs'] as const;
