@@ -6,7 +6,7 @@ import { NamedStatement } from '../../src/storage/database/NamedStatement.js';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The command that writes the .sql files anew from the code. */
-export const WRITE_COMMAND = 'npx tsx test/support/writeStatementSql.ts';
+export const WRITE_COMMAND = 'npm run sql:write';
 
 /** A statement's .sql file: where it goes (relative to the repository) and what it holds. */
 export interface StatementSqlFile {

@@ -1,5 +1,5 @@
 -- feedsync_read_changes_v1: readChanges in src/analytics/statements/readChanges.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :kind
 --   $2 :after

@@ -1,5 +1,5 @@
 -- feedsync_history_job_runs_v1: readJobRuns in src/history/statements/readJobRuns.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :job
 --   $2 :limit

@@ -1,5 +1,5 @@
 -- feedsync_history_last_ticks_v1: readLastTicks in src/history/statements/readLastTicks.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :jobs
 select j.job as config_job, s.scheduled_for as last_scheduled_for, t.id, t.tick_key, t.job, t.trigger, t.scheduled_for, t.status, t.runs_total, t.runs_done, t.runs_succeeded, t.runs_partial, t.runs_failed, t.runs_skipped, t.records_new, t.records_updated, t.records_unchanged, t.records_skipped, t.error, t.started_at, t.finished_at

@@ -1,5 +1,5 @@
 -- feedsync_history_notice_attempts_v1: readNoticeAttempts in src/history/statements/readNoticeAttempts.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :noticeId
 --   $2 :limit

@@ -1,5 +1,5 @@
 -- feedsync_history_run_pages_v1: readRunPages in src/history/statements/readRunPages.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runId
 --   $2 :limit

@@ -1,5 +1,5 @@
 -- feedsync_history_run_v1: readRun in src/history/statements/readRun.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runId
 select r.id, r.run_key, r.job, r.source, r.query_index, r.query, r.fan_value, r.tick_id, r.status, r.attempt, r.crashes, r.pages,

@@ -1,5 +1,5 @@
 -- feedsync_notice_attempts_v3: recordDeliveryAttempts in src/notices/statements/recordDeliveryAttempts.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :noticeIds
 --   $2 :httpStatuses

@@ -1,5 +1,5 @@
 -- feedsync_notice_lease_one_v2: leaseNotice in src/notices/statements/leaseNotice.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :leaseMs
 --   $2 :noticeId

@@ -1,5 +1,5 @@
 -- feedsync_delete_orphan_bodies_v1: deleteOrphanBodies in src/storage/pages/statements/deleteOrphanBodies.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :after
 --   $2 :limit

@@ -1,5 +1,5 @@
 -- feedsync_delete_prunable_envelopes_v1: deletePrunableEnvelopes in src/storage/pages/statements/deletePrunableEnvelopes.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :job
 --   $2 :maxAgeDays

@@ -1,5 +1,5 @@
 -- feedsync_read_pages_to_replay_v2: readPagesToReplay in src/storage/pages/statements/readPagesToReplay.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :job
 --   $2 :queryIndex

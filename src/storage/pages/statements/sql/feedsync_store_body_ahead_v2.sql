@@ -1,5 +1,5 @@
 -- feedsync_store_body_ahead_v2: storeBodyAhead in src/storage/pages/statements/storeBodyAhead.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :contentHash
 --   $2 :body

@@ -1,5 +1,5 @@
 -- feedsync_store_unchanged_page_v10: storeUnchangedPage in src/storage/pages/statements/storeUnchangedPage.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runId
 --   $2 :pagesBefore

@@ -1,5 +1,5 @@
 -- feedsync_end_composite_key_rekey_v1: endCompositeKeyRekey in src/storage/records/statements/endCompositeKeyRekey.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :source
 --   $2 :kind

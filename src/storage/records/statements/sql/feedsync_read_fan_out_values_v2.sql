@@ -1,5 +1,5 @@
 -- feedsync_read_fan_out_values_v2: readFanOutValues in src/storage/records/statements/readFanOutValues.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :useKey
 --   $2 :path

@@ -1,5 +1,5 @@
 -- feedsync_read_keys_to_rekey_v2: readKeysToRekey in src/storage/records/statements/readKeysToRekey.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :after
 --   $2 :source

@@ -1,5 +1,5 @@
 -- feedsync_rekey_records_v1: rekeyRecords in src/storage/records/statements/rekeyRecords.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :source
 --   $2 :kind

@@ -1,5 +1,5 @@
 -- feedsync_sweep_full_refresh_v3: sweepFullRefresh in src/storage/records/statements/sweepFullRefresh.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :scope
 --   $2 :runId

@@ -1,5 +1,5 @@
 -- feedsync_claims_v8: claimRuns in src/storage/runs/statements/claimRuns.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :ids
 --   $2 :runKeys

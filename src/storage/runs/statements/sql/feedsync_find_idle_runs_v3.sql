@@ -1,5 +1,5 @@
 -- feedsync_find_idle_runs_v3: findIdleRuns in src/storage/runs/statements/findIdleRuns.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :idleForMs
 --   $2 :changedWithinMs

@@ -1,5 +1,5 @@
 -- feedsync_find_other_running_run_v6: findOtherRunningRun in src/storage/runs/statements/findOtherRunningRun.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :job
 --   $2 :queryKey

@@ -1,5 +1,5 @@
 -- feedsync_finish_writes_v10: finishRuns in src/storage/runs/statements/finishRuns.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runIds
 --   $2 :versions

@@ -1,5 +1,5 @@
 -- feedsync_read_recent_runs_v1: readRecentRuns in src/storage/runs/statements/readRecentRuns.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :limit
 select r.id, r.job, r.query_index, r.fan_value, r.status, r.attempt, r.pages, r.records_new, r.records_updated, r.records_unchanged,

@@ -1,5 +1,5 @@
 -- feedsync_count_tick_runs_v3: countTickRuns in src/storage/ticks/statements/countTickRuns.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :tickIds
 --   $2 :succeeded

@@ -1,5 +1,5 @@
 -- feedsync_end_ticks_v1: endTicks in src/storage/ticks/statements/endTicks.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :tickIds
 --   $2 :statuses

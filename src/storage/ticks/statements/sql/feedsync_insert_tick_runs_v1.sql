@@ -1,5 +1,5 @@
 -- feedsync_insert_tick_runs_v1: insertTickRuns in src/storage/ticks/statements/insertTickRuns.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :ids
 --   $2 :runKeys

@@ -1,5 +1,5 @@
 -- feedsync_insert_tick_v1: insertTick in src/storage/ticks/statements/insertTick.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :id
 --   $2 :tickKey

@@ -1,5 +1,5 @@
 -- feedsync_read_recent_ticks_v1: readRecentTicks in src/storage/ticks/statements/readRecentTicks.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :limit
 select t.id, t.tick_key, t.job, t.trigger, t.scheduled_for, t.status, t.runs_total, t.runs_done, t.runs_succeeded, t.runs_partial, t.runs_failed,

@@ -1,5 +1,5 @@
 -- feedsync_read_tick_failures_v1: readTickFailures in src/storage/ticks/statements/readTickFailures.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :tickId
 --   $2 :limit

@@ -1,5 +1,5 @@
 -- feedsync_release_in_process_tick_v1: releaseInProcessTick in src/storage/ticks/statements/inProcessTickLock.ts
--- The text as sent, made from the code by `npx tsx test/support/writeStatementSql.ts`: change the code, not this file.
+-- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :tickId
 select pg_advisory_unlock(7346112, hashtext($1::text))
