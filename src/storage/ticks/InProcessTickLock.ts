@@ -2,7 +2,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Logger } from '../../observability/logger.js';
 import { checkOut, type CheckedOutClient } from '../database/checkOut.js';
-import { holdInProcessTick, releaseInProcessTick, tryInProcessTick } from './statements/inProcessTickLock.js';
+import { holdInProcessTick } from './statements/holdInProcessTick.js';
+import { releaseInProcessTick } from './statements/releaseInProcessTick.js';
+import { tryInProcessTick } from './statements/tryInProcessTick.js';
 
 export interface InProcessTickLockOptions {
   /** Told when the lock is lost with its connection, and when it is held again. */

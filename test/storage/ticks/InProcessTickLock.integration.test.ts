@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessTickLock } from '../../../src/storage/ticks/InProcessTickLock.js';
-import { holdInProcessTick } from '../../../src/storage/ticks/statements/inProcessTickLock.js';
+import { holdInProcessTick } from '../../../src/storage/ticks/statements/holdInProcessTick.js';
 import { inProcessLockHolder } from '../../support/inProcessLock.js';
 import { capturingLogger } from '../../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';

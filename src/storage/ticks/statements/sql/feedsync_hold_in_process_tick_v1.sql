@@ -1,4 +1,4 @@
--- feedsync_hold_in_process_tick_v1: holdInProcessTick in src/storage/ticks/statements/inProcessTickLock.ts
+-- feedsync_hold_in_process_tick_v1: holdInProcessTick in src/storage/ticks/statements/holdInProcessTick.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :tickId

@@ -1,4 +1,4 @@
--- feedsync_release_in_process_tick_v1: releaseInProcessTick in src/storage/ticks/statements/inProcessTickLock.ts
+-- feedsync_release_in_process_tick_v1: releaseInProcessTick in src/storage/ticks/statements/releaseInProcessTick.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :tickId
