@@ -10,6 +10,7 @@ import { ensureLocalStack } from '../../src/localstack/localStack.js';
 import { migrateDatabase } from '../../src/storage/database/database.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob, type TxListJob } from './benchConfig.js';
 import { machine, versions } from './environment.js';
+import { writeBenchmarksPage } from './benchmarksPage.js';
 import { fastPathLines, idleMemoryGain, measureFastPaths } from './fastPaths.js';
 import { measureFetchParse } from './fetchParseLimit.js';
 import { measureIdleWorker } from './idleWorker.js';
@@ -205,6 +206,7 @@ try {
   const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baselines, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets, fastPaths, idleMemory }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  if (!quick) await writeBenchmarksPage();
   say(`\n${formatReport(report)}results: ${file}`);
 } finally {
   await simulator.stop();

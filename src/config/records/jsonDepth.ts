@@ -1,10 +1,8 @@
 /**
- * How deep JSON may nest, measured (Postgres 15.18, default max_stack_depth 2MB; Node 20's
- * default stack): Postgres's `json` and `jsonb` input take 13,100 / 13,099 nested objects (14,555
- * / 14,554 arrays), then fail with "stack depth limit exceeded"; JSON.stringify writes 4,103;
- * lossless-json writes 2,619 and parses 4,101, then throw a RangeError. JSON.parse has no limit.
- * The limits below sit well under all of these, and a page body's leaves room for the envelope
- * around its records, so that a record too deep is refused alone, not with its page.
+ * How deep JSON may nest: well under what Postgres's `json` and `jsonb` input, JSON.stringify and
+ * lossless-json each take (docs/benchmarks.md has the depths measured), and a page body's deeper
+ * than a record's, leaving room for the envelope around its records, so that a record too deep is
+ * refused alone, not with its page.
  */
 export const MAX_RECORD_DEPTH = 1_000;
 export const MAX_BODY_DEPTH = 2_000;

@@ -15,8 +15,8 @@ const MOST_BYTES_PER_UNIT = 3;
 /**
  * A page's JSON documents as Postgres takes them: UTF-8, one a line (JSON.stringify never writes
  * a raw newline), each hashed (sha1, base64) as it is written. Each document is encoded once, into
- * the bytes sent: hashing the text and then joining it cost a second encoding and a copy, about a
- * quarter of serialising a page (measured).
+ * the bytes sent: hashing the text and then joining it cost a second encoding and a copy
+ * (docs/benchmarks.md).
  */
 export class PayloadLines {
   private bytes = Buffer.allocUnsafe(FIRST_CAPACITY);

@@ -44,8 +44,8 @@ export interface StorePageRow {
  *
  * `page_records` is NOT MATERIALIZED: used twice, it would be copied once more into a CTE's own
  * tuplestore (a megabyte a page), though its second use, an append query's versions, is skipped
- * for the others (for an append page the payloads are then split twice). Inlined, a 1000-record
- * first-sync page costs the backend ~0.9 ms (~8%) less CPU, measured.
+ * for the others (for an append page the payloads are then split twice). Inlined, a page costs the
+ * backend less CPU (docs/benchmarks.md).
  */
 function storePageSql(write: RecordWrite): string {
   const changedOrNew =
@@ -121,8 +121,8 @@ function storePageSql(write: RecordWrite): string {
  *   page and writes WAL): that is what makes a re-sync cheap.
  * - `upsert`: the same without the lookup, which is wasted work for records new or changed.
  * - `insert`: a plain insert, for records expected to be new (a first sync): no ON CONFLICT, whose
- *   speculative insertion costs an extra index probe and WAL record per row (a tenth to a sixth
- *   of the statement's CPU, measured). A key already stored fails the whole statement with a
+ *   speculative insertion costs an extra index probe and WAL record per row (docs/benchmarks.md).
+ *   A key already stored fails the whole statement with a
  *   unique violation of records' primary key, and nothing of the page is written: the caller
  *   then stores it otherwise.
  */

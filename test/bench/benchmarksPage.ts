@@ -1,0 +1,70 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+/** docs/benchmarks.md: its hand-written text around one block made from the bench's results.json. */
+export const BENCHMARKS_PAGE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+export const RESULTS_FILE = fileURLToPath(new URL('./results.json', import.meta.url));
+
+const BEGIN = '<!-- results.json: written by npm run bench; test/bench/benchmarksPage.test.ts keeps it current -->';
+const END = '<!-- end of results.json -->';
+
+/** The parts of results.json the page shows. */
+interface Results {
+  date: string;
+  benchSeconds: number;
+  machine: { cpus: number; cpuModel: string };
+  versions: { node: string; postgres: string; redis: string; bullmq: string };
+  sizes: { big: number; fastPathRecords?: number; fastPathAlternations?: number };
+  ratios: Record<string, number>;
+  targets: { name: string; wanted: string; value: number; met: boolean }[];
+  figures: {
+    e2eRecordsPerS: number;
+    resyncRecordsPerS: number;
+    smallRunsPerS: number;
+    idleRssMB: number;
+    fastPathGains?: { path: string; firstSync: number; firstSyncRatios: string; resync: number; resyncRatios: string }[];
+  };
+}
+
+const row = (cells: readonly (string | number)[]): string => `| ${cells.join(' | ')} |`;
+
+/** The block of docs/benchmarks.md that results.json makes. */
+export function resultsBlock(results: Results): string {
+  const lines = [
+    BEGIN,
+    '',
+    `Run ${results.date} (${results.benchSeconds} s) on ${results.machine.cpus} cores (${results.machine.cpuModel}); node ${results.versions.node}, PostgreSQL ${results.versions.postgres}, Redis ${results.versions.redis}, BullMQ ${results.versions.bullmq}.`,
+    `End to end: ${results.figures.e2eRecordsPerS.toLocaleString('en-US')} records/s on a first sync of ${results.sizes.big.toLocaleString('en-US')}, ${results.figures.resyncRecordsPerS.toLocaleString('en-US')} on its unchanged re-sync; ${results.figures.smallRunsPerS} one-page runs/s; an idle worker ${results.figures.idleRssMB} MB.`,
+    '',
+    row(['target', 'wanted', 'value', 'met']),
+    row(['---', '---', '---', '---']),
+    ...results.targets.map((target) => row([target.name, target.wanted, target.value, target.met ? 'yes' : '**no**'])),
+  ];
+  const gains = results.figures.fastPathGains;
+  if (gains) {
+    lines.push(
+      '',
+      `Fast paths against their removal (${results.sizes.fastPathAlternations} alternations of ${results.sizes.fastPathRecords?.toLocaleString('en-US')} records; with over without, median and each):`,
+      '',
+      row(['fast path', 'first sync', 're-sync']),
+      row(['---', '---', '---']),
+      ...gains.map((gain) => row([`\`${gain.path}\``, `×${gain.firstSync} (${gain.firstSyncRatios})`, `×${gain.resync} (${gain.resyncRatios})`])),
+    );
+  }
+  lines.push('', END);
+  return lines.join('\n');
+}
+
+/** The page with its results block made anew from `results`. */
+export function pageWithResults(page: string, results: Results): string {
+  const begin = page.indexOf(BEGIN);
+  const end = page.indexOf(END);
+  if (begin === -1 || end < begin) throw new Error(`docs/benchmarks.md has no results block (${BEGIN} … ${END})`);
+  return `${page.slice(0, begin)}${resultsBlock(results)}${page.slice(end + END.length)}`;
+}
+
+/** Writes docs/benchmarks.md's results block from results.json (npm run bench does, after a full run). */
+export async function writeBenchmarksPage(): Promise<void> {
+  const results = JSON.parse(await readFile(RESULTS_FILE, 'utf8')) as Results;
+  await writeFile(BENCHMARKS_PAGE, pageWithResults(await readFile(BENCHMARKS_PAGE, 'utf8'), results));
+}
