@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storePageInsertingRecords, storePageLookingUpUnchanged, storePageUpsertingRecords } from '../src/storage/pages/statements/storePage.js';
-import { storeBodyAhead } from '../src/storage/pages/statements/storeBodyAhead.js';
 import { storeProvenPage } from '../src/storage/pages/statements/storeProvenPage.js';
 import { storeUnchangedPage } from '../src/storage/pages/statements/storeUnchangedPage.js';
 import { ROOT, sqlFolderOf, statementFolders, statementSqlFiles, WRITE_COMMAND } from './support/statementSql.js';
@@ -14,7 +13,7 @@ describe("statements' .sql files", async () => {
 
   it('covers every statement that stores a page', () => {
     const paths = new Set(files.map((file) => file.path));
-    for (const statement of [storePageLookingUpUnchanged, storePageUpsertingRecords, storePageInsertingRecords, storeUnchangedPage, storeProvenPage, storeBodyAhead]) {
+    for (const statement of [storePageLookingUpUnchanged, storePageUpsertingRecords, storePageInsertingRecords, storeUnchangedPage, storeProvenPage]) {
       expect(paths).toContain(`src/storage/pages/statements/sql/${statement.name}.sql`);
     }
   });

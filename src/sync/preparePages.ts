@@ -8,7 +8,6 @@ import type { PagePosition, Paginator } from '../paging/Paginator.js';
 import { readTotal } from '../paging/readTotal.js';
 import { selectRecords } from '../paging/selectRecords.js';
 import { withoutNulChars } from '../storage/records/nulChars.js';
-import type { PageEnvelope } from '../storage/pages/PageWrites.js';
 import { highestValue, pageOrder } from './incrementalOrder.js';
 import type { PageSource, PreparedPage } from './PagesAhead.js';
 import { pageRecords } from './pageRecords.js';
@@ -32,8 +31,6 @@ export interface PreparePagesOptions {
   derivation: string | null;
   /** Whether the run's next page will likely be proven stored unchanged: its records are then serialised only if needed. */
   expectsProven: () => boolean;
-  /** Told of each page's envelope as soon as it is ready, before the page's turn to be stored. */
-  onPrepared?: (page: number, envelope: PageEnvelope) => void;
 }
 
 /**
@@ -78,11 +75,9 @@ function prepareFetched(options: PreparePagesOptions, at: PagePosition, page: nu
   const derivation = pageDerivation(options.derivation, at.skipKeys);
   const serialise = () => pageRecords(query, { keys, items, filtered: selected.filtered, unkeyed: selected.unkeyed }, log.child({ page }));
   const records = derivation !== null && options.expectsProven() ? serialise : serialise();
-  // Text columns cannot hold U+0000 either.
-  const pageEnvelope = { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs };
-  options.onPrepared?.(page, pageEnvelope);
   return {
-    envelope: pageEnvelope,
+    // Text columns cannot hold U+0000 either.
+    envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs },
     expectedTotal: readTotal(envelope.data, query.paging.totalPath),
     advance,
     records,

@@ -11,7 +11,6 @@ import { pageWriteMode, refreshScopeOf } from '../storage/pages/writeModes.js';
 import type { RunStore } from '../storage/runStore.js';
 import { waitOutStorageOutage } from '../storage/database/storageOutage.js';
 import { isEnded, type NoticeToQueue, type RunIdentity, type RunOutcome, type RunState } from '../storage/runs/runState.js';
-import { BodiesAhead } from './BodiesAhead.js';
 import { PagesAhead } from './PagesAhead.js';
 import { preparePages } from './preparePages.js';
 import { recordsDerivation } from './recordsDerivation.js';
@@ -151,7 +150,6 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
   const ended = new AbortController();
   const onShutdown = (): void => ended.abort();
   options.signal?.addEventListener('abort', onShutdown, { once: true });
-  const bodiesAhead = new BodiesAhead(options.store.pages, run.id, progress.pages + 1, log);
   const prepare = preparePages({
     ...options,
     query,
@@ -161,7 +159,6 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
     signal: ended.signal,
     derivation: recordsDerivation(query),
     expectsProven: () => options.store.pages.expectsProven(run.id),
-    onPrepared: bodiesAhead.prepared,
     onSecretsScrubbed: (count) => context.secrets.add(count),
   });
   // Pages ahead download and are prepared while this one is stored, so the upstream, this
@@ -201,7 +198,6 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
     pagesAhead.stop();
     // A run that ended early may have pages ahead waiting to retry; after the last page none are left.
     if (end === undefined) ended.abort();
-    await bodiesAhead.close();
   }
 }
 

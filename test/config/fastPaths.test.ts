@@ -3,7 +3,7 @@ import { fastPathsOff } from '../../src/config/fastPaths.js';
 
 describe('FEEDSYNC_FAST_PATHS_OFF', () => {
   it('turns off the fast paths it names, spaces and empty names aside', () => {
-    expect(fastPathsOff(' bodiesAhead, provenPages,,')).toEqual(new Set(['bodiesAhead', 'provenPages']));
+    expect(fastPathsOff(' statementByLastPage, provenPages,,')).toEqual(new Set(['statementByLastPage', 'provenPages']));
   });
 
   it('turns off none when unset', () => {
@@ -11,6 +11,6 @@ describe('FEEDSYNC_FAST_PATHS_OFF', () => {
   });
 
   it('refuses an unknown name, naming the variable and the names it takes', () => {
-    expect(() => fastPathsOff('bodiesAhead,turbo')).toThrow(/^FEEDSYNC_FAST_PATHS_OFF: unknown fast path "turbo" \(known: provenPages, statementByLastPage, bodiesAhead, binaryTextArrays, idleMemoryRelease\)$/);
+    expect(() => fastPathsOff('provenPages,turbo')).toThrow(/^FEEDSYNC_FAST_PATHS_OFF: unknown fast path "turbo" \(known: provenPages, statementByLastPage, binaryTextArrays, idleMemoryRelease\)$/);
   });
 });

@@ -28,10 +28,7 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
 }
 
 /** PageWrites on `pool`, with the names of the statements it sends (on the pool or on a connection taken from it), in order, and the values each was sent with. */
-export function pageWritesTelling(
-  pool: pg.Pool,
-  counts: Partial<Pick<PagePool, 'idleCount' | 'totalCount' | 'waitingCount' | 'options'>> = { idleCount: 1, totalCount: 1, waitingCount: 0, options: { max: 1 } },
-): { pages: PageWrites; sent: string[]; sentValues: unknown[][] } {
+export function pageWritesTelling(pool: pg.Pool): { pages: PageWrites; sent: string[]; sentValues: unknown[][] } {
   const sent: string[] = [];
   const sentValues: unknown[][] = [];
   const telling = <Sender extends Pick<pg.Pool, 'query'>>(sender: Sender) => (config: { name?: string; values?: unknown[] }, values?: unknown[]) => {
@@ -53,7 +50,6 @@ export function pageWritesTelling(
         },
       });
     },
-    ...counts,
   } as unknown as PagePool;
   return { pages: new PageWrites(tellingPool), sent, sentValues };
 }

@@ -23,7 +23,7 @@ export const MIGRATION_LOCK = 7_346_112_001;
 
 /**
  * Connections a worker's pool holds beyond one for each run it may run at once: for what runs
- * beside them (notice drains, the reconciler, bodies stored ahead of their pages).
+ * beside them (notice drains, the reconciler).
  */
 export const CONNECTIONS_BESIDE_RUNS = 4;
 

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { CONNECTIONS_BESIDE_RUNS } from '../database/database.js';
 import { FOREIGN_KEY_VIOLATION, isViolationOf, UNIQUE_VIOLATION } from '../database/databaseError.js';
 import type { NamedStatement, PreparedQuery } from '../database/NamedStatement.js';
 import { countsOf, type RecordCounts } from '../records/recordCounts.js';
@@ -15,7 +14,6 @@ import {
   type StorePageParams,
   type StorePageRow,
 } from './statements/storePage.js';
-import { storeBodyAhead } from './statements/storeBodyAhead.js';
 import { takeChangeLock } from './statements/takeChangeLock.js';
 import { inTransaction } from '../database/transaction.js';
 import { storeProvenPage, type StoreProvenPageRow } from './statements/storeProvenPage.js';
@@ -52,7 +50,7 @@ export interface PageToStore extends PageEnvelope {
   writeMode: PageWriteMode;
   /** For a replay: the run that received the page, whose records they are (see PageWriteParams.sourceRunId). */
   sourceRun?: { id: string; startedAt: string };
-  /** The body was read from page_bodies (a replay): the page is sent without it, as after storeBodyAhead. */
+  /** The body was read from page_bodies (a replay): the page is sent without it. */
   bodyStored?: boolean;
 }
 
@@ -75,14 +73,8 @@ export class RunTakenOverError extends Error {
   override readonly name = 'RunTakenOverError';
 }
 
-/** The pool pages are stored on; its counts tell whether a connection is to spare (see storeBodyAhead). */
-export type PagePool = Pick<pg.Pool, 'query' | 'connect' | 'idleCount' | 'totalCount' | 'waitingCount'> & { options: Pick<pg.PoolOptions, 'max'> };
-
-/** Bodies stored ahead of their pages at once, at most, in a process: no more than the pool holds beside its runs' own connections. */
-const BODIES_AHEAD_AT_ONCE = CONNECTIONS_BESIDE_RUNS;
-
-/** Bodies remembered as stored ahead at most (see storeBodyAhead); past it the memory starts again. */
-const REMEMBERED_BODIES = 1_000;
+/** The pool pages are stored on. */
+export type PagePool = Pick<pg.Pool, 'query' | 'connect'>;
 
 /** Runs whose pages are remembered (whether the last one held unchanged records) at most; past it the memory starts again. */
 const REMEMBERED_RUNS = 10_000;
@@ -106,14 +98,6 @@ export class PageWrites {
   private readonly lastPage = new Map<string, LastPage>();
   /** Runs none of whose pages had a proof on record so far: they are not offered as proven again. */
   private readonly withoutProofs = new Set<string>();
-  /** Bodies on their way ahead of their pages (see storeBodyAhead). */
-  private bodiesAhead = 0;
-  /**
-   * Hashes of bodies this process stored ahead, each until a page of that hash is stored: that
-   * page is sent without its body. A hint only: a page sent without a body that is gone is sent
-   * again with it (see send).
-   */
-  private readonly bodiesStoredAhead = new Set<string>();
 
   constructor(private readonly pool: PagePool) {}
 
@@ -126,7 +110,7 @@ export class PageWrites {
     const last = this.lastPage.get(runId);
     const expectsUnchanged = last === 'unchanged' || last === 'proven';
     // A body stored already is not sent again (a megabyte on a 1000-record page): the statement finds it.
-    const bodyStored = this.bodiesStoredAhead.delete(page.contentHash) || page.bodyStored === true;
+    const bodyStored = page.bodyStored === true;
     if (page.derivation !== null && page.writeMode.refreshScope === null && expectsUnchanged && !this.withoutProofs.has(runId) && fastPathOn('provenPages')) {
       const proven = await this.storeIfProven(runId, pagesBefore, page, source, page.derivation);
       if (proven) return proven;
@@ -143,31 +127,6 @@ export class PageWrites {
     const counts = countsOf(records.keys.length, row);
     const how = counts.unchanged > 0 ? 'unchanged' : counts.updated > 0 ? 'written' : 'inserted';
     return this.stored(runId, { counts, version: row.version, records }, records.keys.length === 0 ? last : how);
-  }
-
-  /**
-   * Stores a page's body ahead of its page, on another of the pool's connections: a run's pages are
-   * stored one at a time, and the body's JSON check (about a tenth of a 1000-record page's
-   * statement) is then done beside the page before it, not after. Only on a connection to spare
-   * (none waited for, one idle or room for one) and with fewer than BODIES_AHEAD_AT_ONCE on their
-   * way, so that page statements seldom wait behind bodies; else nothing is sent. Storing the page
-   * later does not depend on it (see storeBodyAhead), but once it is stored, its page is sent
-   * without it. A body whose page is never stored (its run ended first) is an orphan, which pruning
-   * removes (PageRetention).
-   */
-  async storeBodyAhead(body: Pick<PageEnvelope, 'contentHash' | 'raw' | 'bytes'>): Promise<void> {
-    const { idleCount, totalCount, waitingCount, options } = this.pool;
-    if (!fastPathOn('bodiesAhead')) return;
-    if (this.bodiesAhead >= BODIES_AHEAD_AT_ONCE || waitingCount > 0 || (idleCount === 0 && totalCount >= options.max)) return;
-    this.bodiesAhead += 1;
-    try {
-      await this.pool.query(storeBodyAhead.with({ contentHash: body.contentHash, body: body.raw, bytes: body.bytes }));
-      // A hint, not a promise: a page sent without its body that finds it gone is sent again with it (see send).
-      if (this.bodiesStoredAhead.size >= REMEMBERED_BODIES) this.bodiesStoredAhead.clear();
-      this.bodiesStoredAhead.add(body.contentHash);
-    } finally {
-      this.bodiesAhead -= 1;
-    }
   }
 
   /** Forgets a run that ended. */
@@ -199,9 +158,9 @@ export class PageWrites {
 
   /**
    * Sends a statement that stores a page, and sends it once more with its body if the envelope's
-   * foreign key failed it (see sendOnceMore): a body found stored (or stored ahead, the page then
-   * sent without it) may be deleted by the orphan sweep (see PageRetention) just as the page is
-   * stored, its envelope the first to refer to it. The statement then wrote nothing; sent again,
+   * foreign key failed it (see sendOnceMore): a body found stored (or read by a replay, the page
+   * then sent without it) may be deleted by the orphan sweep (see PageRetention) just as the page
+   * is stored, its envelope the first to refer to it. The statement then wrote nothing; sent again,
    * it finds no body and stores the one it carries (`bodyIfGone`, when sent without it).
    */
   private send<Row extends pg.QueryResultRow, Params extends PageWriteParams>(

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PageWrites, type PagePool } from '../../../src/storage/pages/PageWrites.js';
-import { storeBodyAhead } from '../../../src/storage/pages/statements/storeBodyAhead.js';
 import { storePageLookingUpUnchanged } from '../../../src/storage/pages/statements/storePage.js';
 import { MERGE } from '../../../src/storage/pages/writeModes.js';
 import { pageOf, pageWritesTelling } from '../../support/storedPages.js';
@@ -99,112 +97,26 @@ describe('PageWrites.storePage: page bodies', () => {
     expect(sentValues[0]![BODY_PARAMETER]).toBeNull();
     expect(await bodiesOf([run.id])).toEqual([{ content_hash: replayed.contentHash, body: replayed.raw, stored: 1 }]);
   });
-});
-
-describe('PageWrites.storeBodyAhead', () => {
-  const bodyRow = async (contentHash: string) =>
-    (await given.database.pool.query<{ xmin: string; body: string }>('select xmin::text as xmin, body::text as body from page_bodies where content_hash = $1', [contentHash])).rows;
-
-  it('stores a page’s body before the page, which then refers to that row and writes no other', async () => {
-    const kind = `tx-${randomUUID()}`;
-    const ahead = page(kind, txs([`1-${kind}`]));
-    await given.store.pages.storeBodyAhead(ahead);
-    const [stored] = await bodyRow(ahead.contentHash);
-    expect(stored).toBeDefined();
-    expect(stored?.body).toBe(ahead.raw);
-
-    const run = await claimRun();
-    await given.store.pages.storePage(run.id, 0, ahead, 'explorer');
-
-    expect(await bodiesOf([run.id])).toEqual([{ content_hash: ahead.contentHash, body: ahead.raw, stored: 1 }]);
-    expect(await bodyRow(ahead.contentHash)).toEqual([stored]);
-  });
-
-  it('sends a page whose body it stored ahead without the body, and the page refers to the row stored ahead', async () => {
-    const kind = `tx-${randomUUID()}`;
-    const ahead = page(kind, txs([`1-${kind}`]));
-    const { pages, sent, sentValues } = pageWritesTelling(given.database.pool);
-    await pages.storeBodyAhead(ahead);
-    const [stored] = await bodyRow(ahead.contentHash);
-
-    const run = await claimRun();
-    await pages.storePage(run.id, 0, ahead, 'explorer');
-
-    expect(sent).toEqual([storeBodyAhead.name, storePageLookingUpUnchanged.name]);
-    expect(sentValues[1]![BODY_PARAMETER]).toBeNull();
-    expect(await bodiesOf([run.id])).toEqual([{ content_hash: ahead.contentHash, body: ahead.raw, stored: 1 }]);
-    expect(await bodyRow(ahead.contentHash)).toEqual([stored]);
-  });
 
   it.each([
     ['a merge', MERGE],
     ['an append', { refreshScope: null, keepHistory: true }],
-  ])('sends %s page once more, with its body, when the body it stored ahead was deleted before the page was stored', async (_mode, writeMode) => {
+  ])('sends %s page once more, with its body, when the body it was told is stored was deleted before the page was stored', async (_mode, writeMode) => {
     const kind = `tx-${randomUUID()}`;
-    const ahead = { ...page(kind, txs([`1-${kind}`])), writeMode };
+    const replayed = { ...page(kind, txs([`1-${kind}`])), writeMode };
+    const received = await claimRun();
+    await given.store.pages.storePage(received.id, 0, replayed, 'explorer');
     const { pages, sent, sentValues } = pageWritesTelling(given.database.pool);
-    await pages.storeBodyAhead(ahead);
-    // A prune deletes bodies no envelope refers to: one stored ahead of its page is such a body until the page is stored.
-    await given.database.pool.query('delete from page_bodies where content_hash = $1', [ahead.contentHash]);
+    // A prune deletes bodies no envelope refers to: one a replay read may lose its last envelope before the page is stored.
+    await given.database.pool.query('delete from envelopes where run_id = $1', [received.id]);
+    await given.database.pool.query('delete from page_bodies where content_hash = $1', [replayed.contentHash]);
 
     const run = await claimRun();
-    const stored = await pages.storePage(run.id, 0, ahead, 'explorer');
+    const stored = await pages.storePage(run.id, 0, { ...replayed, bodyStored: true }, 'explorer');
 
     const pageStatements = sent.flatMap((name, at) => (name === storePageLookingUpUnchanged.name ? [sentValues[at]![BODY_PARAMETER]] : []));
-    expect(pageStatements).toEqual([null, ahead.raw]);
-    expect(stored.counts).toEqual({ new: 1, updated: 0, unchanged: 0 });
-    expect(await bodiesOf([run.id])).toEqual([{ content_hash: ahead.contentHash, body: ahead.raw, stored: 1 }]);
-  });
-
-  it('stores no body while the pool has no connection to spare, so that no page waits behind one', async () => {
-    const kind = `tx-${randomUUID()}`;
-    const busy = pageWritesTelling(given.database.pool, { idleCount: 0, totalCount: 4, waitingCount: 0, options: { max: 4 } });
-    const waitedFor = pageWritesTelling(given.database.pool, { idleCount: 0, totalCount: 3, waitingCount: 1, options: { max: 4 } });
-    const ahead = page(kind, txs([`1-${kind}`]));
-
-    await busy.pages.storeBodyAhead(ahead);
-    await waitedFor.pages.storeBodyAhead(ahead);
-
-    expect([...busy.sent, ...waitedFor.sent]).toEqual([]);
-    expect(await bodyRow(ahead.contentHash)).toEqual([]);
-  });
-
-  it('stores at most 4 bodies at once: the pool’s connections beyond the runs’ own', async () => {
-    const kind = `tx-${randomUUID()}`;
-    let sent = 0;
-    const releases: (() => void)[] = [];
-    const pool = {
-      query: () => {
-        sent += 1;
-        return new Promise((resolve) => releases.push(() => resolve({ rows: [] })));
-      },
-      idleCount: 10,
-      totalCount: 10,
-      waitingCount: 0,
-      options: { max: 20 },
-    } as unknown as PagePool;
-    const pages = new PageWrites(pool);
-    const bodies = Array.from({ length: 6 }, (_, index) => page(kind, txs([`${index}-${kind}`])));
-
-    const five = bodies.slice(0, 5).map((body) => pages.storeBodyAhead(body));
-    expect(sent).toBe(4);
-    releases[0]!();
-    await five[0];
-    const sixth = pages.storeBodyAhead(bodies[5]!);
-    expect(sent).toBe(5);
-
-    releases.forEach((release) => release());
-    await Promise.all([...five, sixth]);
-  });
-
-  it('leaves a body stored already as it is', async () => {
-    const kind = `tx-${randomUUID()}`;
-    const same = page(kind, txs([`1-${kind}`]));
-    await given.store.pages.storePage((await claimRun()).id, 0, same, 'explorer');
-    const before = await bodyRow(same.contentHash);
-
-    await given.store.pages.storeBodyAhead(same);
-
-    expect(await bodyRow(same.contentHash)).toEqual(before);
+    expect(pageStatements).toEqual([null, replayed.raw]);
+    expect(stored.counts).toEqual({ new: 0, updated: 0, unchanged: 1 });
+    expect(await bodiesOf([run.id])).toEqual([{ content_hash: replayed.contentHash, body: replayed.raw, stored: 1 }]);
   });
 });

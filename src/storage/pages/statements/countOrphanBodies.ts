@@ -2,8 +2,8 @@ import { NamedStatement } from '../../database/NamedStatement.js';
 
 /**
  * The bodies no envelope refers to already, and their bytes: what the orphan sweep removes on any
- * prune, whatever the policies (a body stored ahead of a page its run never stored, or left by a
- * prune that stopped half-way). Reads every body's row, not its text.
+ * prune, whatever the policies (left by a prune that stopped half-way, or by an earlier feedsync
+ * that stored bodies ahead of their pages). Reads every body's row, not its text.
  */
 export const countOrphanBodies = new NamedStatement<Record<string, never>>(
   'feedsync_count_orphan_bodies_v1',

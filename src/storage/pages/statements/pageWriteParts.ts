@@ -15,8 +15,7 @@ export interface PageWriteParams {
   message: string;
   /**
    * The envelope's body as received: bytes (sent in binary, which for text is the UTF-8 itself) or
-   * text; null when it is stored already (ahead of the page, see storeBodyAhead, or read by a
-   * replay), which the statement then finds.
+   * text; null when it is stored already (a replay read it), which the statement then finds.
    */
   body: Buffer | string | null;
   bytes: number;
@@ -104,22 +103,17 @@ export const PAGE_WITHOUT_ANOMALIES = `cardinality(:keys::text[]) > 0 and cardin
 export const KIND_HIGHEST_CHANGE = `(select coalesce(max(c.change_seq), 0) from records c where c.kind = :kind::text)`;
 
 /**
- * Inserts a page's body unless a body with its hash is stored already: then the text is not even
- * parsed. Sent without it (null), it inserts none: if none is stored, the envelope's foreign key
- * fails the statement. `from`: the FROM clause the insert depends on, if any.
- */
-export const insertPageBody = (from = ''): string => `insert into page_bodies (content_hash, body, bytes)
-      select :contentHash::text, :body::text::json, :bytes::int ${from}
-      where :body::text is not null and not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
-      on conflict (content_hash) do nothing`;
-
-/**
- * Inserts the page's body, for the run the CTE `run` wrote, unless it is stored already (by an
- * earlier page, or ahead of this one: see storeBodyAhead); the envelope then refers to that one
- * (the foreign key, ENVELOPE_BODY_KEY, is checked at the statement's end, when both are in).
+ * Inserts the page's body, for the run the CTE `run` wrote, unless a body with its hash is stored
+ * already (by an earlier page): then the text is not even parsed, and the envelope refers to that
+ * one (the foreign key, ENVELOPE_BODY_KEY, is checked at the statement's end, when both are in).
+ * Sent without it (null), it inserts none: if none is stored, the envelope's foreign key fails the
+ * statement.
  */
 export const INSERT_PAGE_BODY = `page_body as (
-      ${insertPageBody('from run')}
+      insert into page_bodies (content_hash, body, bytes)
+      select :contentHash::text, :body::text::json, :bytes::int from run
+      where :body::text is not null and not exists (select 1 from page_bodies b where b.content_hash = :contentHash::text)
+      on conflict (content_hash) do nothing
     )`;
 
 /** The envelope's foreign key to its body in page_bodies. */
