@@ -9,8 +9,6 @@ export const FAST_PATHS = {
   provenPages: 'a page proven unchanged by an earlier envelope is stored without its records',
   /** The page statement is chosen by how the run's last page went (plain insert, upsert, unchanged), not always the general one. */
   statementByLastPage: "a page's statement is chosen by how the run's last page was stored",
-  /** A page's keys and hashes are sent as binary text[] rather than as array literals. */
-  binaryTextArrays: 'text[] parameters are sent in binary',
   /** An idle worker gives back the memory its runs left: a V8 collection, glibc's malloc_trim. */
   idleMemoryRelease: 'an idle worker gives back the memory its runs left',
 } as const;

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { CeilingTables } from './ceilingTables.js';
-import { textArrayBytes } from '../../src/storage/database/textArrayBytes.js';
 import { copyRows, inTransaction } from './copyRows.js';
 import type { PreparedTxPage } from './txPagesAhead.js';
 
@@ -60,13 +59,13 @@ function copyStore(tables: CeilingTables): StoreCeilingPage {
 }
 
 /**
- * The page's statement alone, autocommitted: keys and hashes as binary text arrays, the payloads as
+ * The page's statement alone, autocommitted: keys and hashes as text arrays, the payloads as
  * one text of JSON documents a line (JSON.stringify never writes a raw newline), as feedsync sends them.
  */
 function unnestLinesStore(tables: CeilingTables): StoreCeilingPage {
   const text = storePageSql(tables.schema, `rows from (unnest($12::text[]), unnest($13::text[]), string_to_table($14::text, E'\\n')) as s(key, hash, payload)`);
   return async (client, page) => {
-    await client.query({ name: 'ceiling_store_lines', text, values: [...pageValues(tables, page), textArrayBytes(page.keys), textArrayBytes(page.hashes), page.payloads] });
+    await client.query({ name: 'ceiling_store_lines', text, values: [...pageValues(tables, page), page.keys, page.hashes, page.payloads] });
   };
 }
 
