@@ -9,8 +9,6 @@ export const FAST_PATHS = {
   provenPages: 'a page proven unchanged by an earlier envelope is stored without its records',
   /** The page statement is chosen by how the run's last page went (plain insert, upsert, unchanged), not always the general one. */
   statementByLastPage: "a page's statement is chosen by how the run's last page was stored",
-  /** An idle worker gives back the memory its runs left: a V8 collection, glibc's malloc_trim. */
-  idleMemoryRelease: 'an idle worker gives back the memory its runs left',
 } as const;
 
 export type FastPath = keyof typeof FAST_PATHS;

@@ -5,7 +5,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { freePort } from '../../src/localstack/freePort.js';
 import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
-import type { Target } from './report.js';
 import { REPO_ROOT, stopChild, type SimulatorUrls } from './simulatorProcess.js';
 import { untilReady } from '../support/untilReady.js';
 import { procStatusMB, READY_TIMEOUT_MS, shippedEnv } from './workerChild.js';
@@ -32,8 +31,6 @@ export interface IdleWorkerOptions {
    * (seen 9–21 s here); before it, RSS is the start's or the run's transient.
    */
   idleMs: number;
-  /** Extra environment for the worker, e.g. FEEDSYNC_FAST_PATHS_OFF. */
-  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -58,7 +55,6 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
     FEEDSYNC_PREFIX: `bench-idle-${randomUUID()}`,
     FEEDSYNC_HTTP_PORT: String(port),
     LOG_LEVEL: 'warn',
-    ...options.env,
   };
   const config = ['--config', join(REPO_ROOT, 'feedsync.yaml')];
   const child = spawn(process.execPath, [BUILT_CLI, 'worker', ...config], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
@@ -72,18 +68,6 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
   } finally {
     await stopChild(child);
   }
-}
-
-/** Wanted at most, in MB: what a worker holds while it waits for work is the floor of every deployment. */
-const WANTED_MB = 100;
-
-/** Both readings against the same bound: between runs (the figure of record, idleRssMB: a worker has run by the time it waits) and before any run. */
-export function idleWorkerTargets(idle: IdleWorker): Target[] {
-  const target = (name: string, rssMB: number): Target => {
-    const value = Number(rssMB.toFixed(1));
-    return { name, wanted: `<= ${WANTED_MB}`, value, met: value <= WANTED_MB };
-  };
-  return [target('idle worker RSS, between runs (MB)', idle.betweenRunsRssMB), target('idle worker RSS, before any run (MB)', idle.beforeRunsRssMB)];
 }
 
 /** The report's row: #, measurement, size, result, note. */
