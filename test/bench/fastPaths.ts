@@ -1,5 +1,6 @@
 import { FAST_PATHS, type FastPath } from '../../src/config/fastPaths.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, type TxListJob } from './benchConfig.js';
+import type { IdleWorker } from './idleWorker.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import type { Target } from './report.js';
 import { emptyFeedsyncTables } from './settleDatabase.js';
@@ -13,6 +14,13 @@ export interface FastPathGain {
   firstSync: { ratios: number[]; median: number };
   /** Unchanged re-sync records/s with over without. */
   resync: { ratios: number[]; median: number };
+}
+
+/** idleMemoryRelease: the idle worker's RSS between runs without it over with it (above 1: it gives memory back). */
+export interface IdleMemoryGain {
+  withMB: number;
+  withoutMB: number;
+  ratio: number;
 }
 
 export interface FastPathsToMeasure {
@@ -91,20 +99,30 @@ async function syncTwiceAsSet(options: FastPathsToMeasure, path: FastPathGain['p
   return [await measure(expectedRecords(job)), await measure(0)];
 }
 
+/** idleMemoryRelease's gain: the idle worker between runs without it over with it. */
+export function idleMemoryGain(withIt: IdleWorker, without: IdleWorker): IdleMemoryGain {
+  return { withMB: withIt.betweenRunsRssMB, withoutMB: without.betweenRunsRssMB, ratio: without.betweenRunsRssMB / withIt.betweenRunsRssMB };
+}
+
 /** A line per path for the bench's output and docs/benchmarks.md. */
-export function fastPathLines(gains: readonly FastPathGain[]): string[] {
+export function fastPathLines(gains: readonly FastPathGain[], idle: IdleMemoryGain): string[] {
   const ratio = (value: number) => `×${value.toFixed(2)}`;
-  return gains.map(
+  const lines = gains.map(
     ({ path, firstSync, resync }) =>
       `${path} (${path === 'guessNextPage' ? 'paging.guessNextPage' : FAST_PATHS[path]}): first sync ${ratio(firstSync.median)} (${firstSync.ratios.map(ratio).join(' / ')}), re-sync ${ratio(resync.median)} (${resync.ratios.map(ratio).join(' / ')})`,
   );
+  lines.push(`idleMemoryRelease (${FAST_PATHS.idleMemoryRelease}): idle RSS between runs ${idle.withMB.toFixed(0)} MB with, ${idle.withoutMB.toFixed(0)} MB without (${ratio(idle.ratio)})`);
+  return lines;
 }
 
 /** Each fast path must buy at least this much on one of its figures to keep its place (docs/benchmarks.md). */
 export const FAST_PATH_WANTED = 1.1;
 
-/** The bench's targets: each fast path's best gain at least FAST_PATH_WANTED. */
-export function fastPathTargets(gains: readonly FastPathGain[]): Target[] {
+/** The bench's targets: each fast path's best gain, and the idle release's, at least FAST_PATH_WANTED. */
+export function fastPathTargets(gains: readonly FastPathGain[], idle: IdleMemoryGain): Target[] {
   const target = (name: string, value: number): Target => ({ name, wanted: `>= ${FAST_PATH_WANTED}`, value: Number(value.toFixed(3)), met: value >= FAST_PATH_WANTED });
-  return gains.map((gain) => target(`fast path ${gain.path}: best of first sync / re-sync, with over without`, Math.max(gain.firstSync.median, gain.resync.median)));
+  return [
+    ...gains.map((gain) => target(`fast path ${gain.path}: best of first sync / re-sync, with over without`, Math.max(gain.firstSync.median, gain.resync.median))),
+    target('fast path idleMemoryRelease: idle RSS without over with', idle.ratio),
+  ];
 }
