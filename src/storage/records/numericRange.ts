@@ -11,8 +11,12 @@ const MOST_FRACTION_DIGITS = 16_383;
 /** A number token: its integer digits, fraction digits and exponent. */
 const NUMBER = /-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
 
-/** Only a number with an exponent of four digits or more, or written out longer than the fraction's limit, can overflow. */
-const MAY_OVERFLOW = /[eE][+-]?0*\d{4}/;
+/**
+ * Only a number with an exponent of four digits or more, or written out longer than the fraction's
+ * limit, can overflow. A number starts after `:`, `,` or `[`: so hex in a string ("0x3e4567")
+ * does not make every explorer record scanned.
+ */
+const MAY_OVERFLOW = /[:,[]\s*-?\d+(?:\.\d+)?[eE][+-]?0*\d{4}/;
 
 /** The first number of the JSON text `json` that jsonb cannot hold, as written; undefined when it holds them all. */
 export function numberBeyondNumeric(json: string): string | undefined {
