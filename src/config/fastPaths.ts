@@ -9,10 +9,6 @@ export const FAST_PATHS = {
   provenPages: 'a page proven unchanged by an earlier envelope is stored without its records',
   /** The page statement is chosen by how the run's last page went (plain insert, upsert, unchanged), not always the general one. */
   statementByLastPage: "a page's statement is chosen by how the run's last page was stored",
-  /** Every form of every secret is looked for in one pass over a text that skips most of it, not an includes() a form. */
-  secretSearch: 'secrets are looked for in one pass over a text, not a scan a form',
-  /** An idle worker gives back the young generation its runs grew: a V8 memory-reducing collection. */
-  idleMemoryRelease: 'an idle worker gives back the young generation its runs grew',
 } as const;
 
 export type FastPath = keyof typeof FAST_PATHS;

@@ -66,7 +66,6 @@ export class SyncWorker {
   private readonly handToRunningDrain: () => boolean;
   /** Closes runs whose job BullMQ failed for good without the run recording it. */
   readonly abandoned: AbandonedRuns;
-  private jobsInProgress = 0;
   /** Failures thrown to BullMQ that the run logged already (see loggedAlready). */
   private readonly failuresLogged = new WeakSet<Error>();
   private readonly lostJobs: LostJobs;
@@ -82,7 +81,7 @@ export class SyncWorker {
     // A tick ended with a run of this process: its notice, if any, is committed and due.
     runtime.store.tickEnds.add(() => void this.requestDrain());
     const { worker: settings } = runtime.config;
-    this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.counted(() => this.process(job, token)), {
+    this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
       connection,
       // Kept with each job it takes (processedBy): which process holds a run.
       name: `${hostname()}:${process.pid}`,
@@ -119,11 +118,6 @@ export class SyncWorker {
     return error;
   }
 
-  /** Whether a job is being processed here now. */
-  get busy(): boolean {
-    return this.jobsInProgress > 0;
-  }
-
   /** Starts taking jobs; resolves when the worker has stopped. */
   run(): Promise<void> {
     return this.worker.run();
@@ -155,15 +149,6 @@ export class SyncWorker {
     await queueOutboxDrain(this.queues).catch((error: unknown) => {
       this.runtime.logger.warn({ err: { message: (error as Error).message } }, 'could not queue notice delivery; the outbox sweep delivers it');
     });
-  }
-
-  private async counted<T>(work: () => Promise<T>): Promise<T> {
-    this.jobsInProgress += 1;
-    try {
-      return await work();
-    } finally {
-      this.jobsInProgress -= 1;
-    }
   }
 
   private async process(job: Job<SyncJobData, SyncJobResult>, token: string | undefined): Promise<SyncJobResult> {

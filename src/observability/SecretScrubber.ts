@@ -1,8 +1,6 @@
 import { authSecrets } from '../config/sources/authSchema.js';
 import type { Config } from '../config/schema.js';
-import { fastPathOn } from '../config/fastPaths.js';
 import { MASKED, secretParamValues } from '../config/sources/secretParams.js';
-import { ManyPatternSearch } from './ManyPatternSearch.js';
 import { formsOf, SHORTEST_SCRUBBED } from './secretForms.js';
 
 /** What a secret is replaced with, in any text: the mask a key in a shown request URL gets. */
@@ -23,13 +21,11 @@ const decodeEscapes = (text: string): string => text.replace(UNICODE_ESCAPE, (_e
 /**
  * Removes known secret values from text that came from outside (an upstream's error message
  * that echoes the key, a body quoting the request): redaction by field name cannot see those.
- * Each secret is looked for in every form it may travel in (see formsOf), all of them in one pass
- * that skips most of a text (ManyPatternSearch), so that a page holding none costs about one scan.
+ * Each secret is looked for in every form it may travel in (see formsOf).
  */
 export class SecretScrubber {
   /** Every form of every secret, longest first, so that a longer form is replaced whole. */
   private readonly forms: readonly string[];
-  private readonly search: ManyPatternSearch;
 
   constructor(secrets: Iterable<string>) {
     const forms = new Set<string>();
@@ -40,7 +36,6 @@ export class SecretScrubber {
       for (const each of webhookKey ? [secret, webhookKey] : [secret]) for (const form of formsOf(each)) forms.add(form);
     }
     this.forms = [...forms].sort((a, b) => b.length - a.length);
-    this.search = new ManyPatternSearch(this.forms);
   }
 
   /**
@@ -53,9 +48,9 @@ export class SecretScrubber {
 
   /** The text with every form of every secret replaced by REDACTED, counted in `tally`; the same string when none is in it. */
   scrub(text: string, tally?: ScrubTally): string {
-    if (fastPathOn('secretSearch') && !this.search.foundIn(text)) return text;
     let scrubbed = text;
     for (const form of this.forms) {
+      // includes() first: scanning is cheap, and almost no text holds a secret.
       if (!scrubbed.includes(form)) continue;
       const parts = scrubbed.split(form);
       if (tally) tally.replaced += parts.length - 1;
@@ -77,7 +72,7 @@ export class SecretScrubber {
   }
 
   private holdsSecret(text: string): boolean {
-    return fastPathOn('secretSearch') ? this.search.foundIn(text) : this.forms.some((form) => text.includes(form));
+    return this.forms.some((form) => text.includes(form));
   }
 
   /** A JSON string literal, written again without the secrets its decoded value holds (as it was when none). */

@@ -5,7 +5,6 @@ import type { Config } from '../config/schema.js';
 import { sharedRateLimits } from '../http/RedisRateLimiter.js';
 import { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { Logger } from '../observability/logger.js';
-import { IdleMemoryRelease } from './IdleMemoryRelease.js';
 import { OpsServer } from './OpsServer.js';
 import { openRuntime, type Runtime } from './openRuntime.js';
 import { Scheduler } from '../scheduling/Scheduler.js';
@@ -16,7 +15,6 @@ import { NotifyWorker } from '../notices/NotifyWorker.js';
 import { openQueues, redisConnection, type Queues } from '../jobs/queues.js';
 import { SyncWorker } from '../jobs/SyncWorker.js';
 import { RunReconciler } from '../jobs/RunReconciler.js';
-import { fastPathOn } from '../config/fastPaths.js';
 
 export interface WorkerProcessOptions {
   config: Config;
@@ -41,7 +39,6 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'pr
 export class WorkerProcess {
   /** Base URL of the metrics and health server, once started. */
   httpUrl: string | undefined;
-  private readonly idleMemory: IdleMemoryRelease;
 
   private constructor(
     readonly runtime: Runtime,
@@ -52,9 +49,7 @@ export class WorkerProcess {
     readonly scheduler: Scheduler | undefined,
     readonly ops: OpsServer | undefined,
     readonly reconciler: RunReconciler | undefined,
-  ) {
-    this.idleMemory = new IdleMemoryRelease({ logger: runtime.logger, isBusy: () => syncWorker?.busy ?? false });
-  }
+  ) {}
 
   static async open(options: WorkerProcessOptions): Promise<WorkerProcess> {
     const { config } = options;
@@ -104,13 +99,11 @@ export class WorkerProcess {
       await worker.waitUntilReady();
     }
     this.reconciler?.start();
-    if (fastPathOn('idleMemoryRelease')) this.idleMemory.start();
     this.runtime.logger.info({ scheduler: !!this.scheduler, worker: !!this.syncWorker }, 'feedsync started');
   }
 
   /** Stops the scheduler, drains the workers (bounded), then closes connections. */
   async close(): Promise<void> {
-    this.idleMemory.stop();
     await this.scheduler?.stop();
     await this.reconciler?.stop();
     const drained = (await this.syncWorker?.close()) ?? true;

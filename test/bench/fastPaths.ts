@@ -1,6 +1,5 @@
 import { FAST_PATHS, type FastPath } from '../../src/config/fastPaths.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, type TxListJob } from './benchConfig.js';
-import type { IdleWorker } from './idleWorker.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import type { Target } from './report.js';
 import { emptyFeedsyncTables } from './settleDatabase.js';
@@ -16,13 +15,6 @@ export interface FastPathGain {
   resync: { ratios: number[]; median: number };
 }
 
-/** idleMemoryRelease: the idle worker's RSS between runs without it over with it (above 1: it gives memory back). */
-export interface IdleMemoryGain {
-  withMB: number;
-  withoutMB: number;
-  ratio: number;
-}
-
 export interface FastPathsToMeasure {
   sim: SimulatorUrls;
   servers: { webhookBaseUrl: string; simulatorPid: number; redisUrl: string; databaseUrl: string; nodeArgs: string[] };
@@ -34,7 +26,7 @@ export interface FastPathsToMeasure {
 }
 
 /** The paths whose gain is a speed: measured on a first sync and an unchanged re-sync. */
-const SPEED_PATHS: FastPathGain['path'][] = ['provenPages', 'statementByLastPage', 'secretSearch', 'guessNextPage'];
+const SPEED_PATHS: FastPathGain['path'][] = ['provenPages', 'statementByLastPage', 'guessNextPage'];
 
 /**
  * Each fast path's gain against its removal in the same bench: a first sync and an unchanged
@@ -99,30 +91,20 @@ async function syncTwiceAsSet(options: FastPathsToMeasure, path: FastPathGain['p
   return [await measure(expectedRecords(job)), await measure(0)];
 }
 
-/** idleMemoryRelease's gain: the idle worker between runs without it over with it. */
-export function idleMemoryGain(withIt: IdleWorker, without: IdleWorker): IdleMemoryGain {
-  return { withMB: withIt.betweenRunsRssMB, withoutMB: without.betweenRunsRssMB, ratio: without.betweenRunsRssMB / withIt.betweenRunsRssMB };
-}
-
 /** A line per path for the bench's output and docs/benchmarks.md. */
-export function fastPathLines(gains: readonly FastPathGain[], idle: IdleMemoryGain): string[] {
+export function fastPathLines(gains: readonly FastPathGain[]): string[] {
   const ratio = (value: number) => `×${value.toFixed(2)}`;
-  const lines = gains.map(
+  return gains.map(
     ({ path, firstSync, resync }) =>
       `${path} (${path === 'guessNextPage' ? 'paging.guessNextPage' : FAST_PATHS[path]}): first sync ${ratio(firstSync.median)} (${firstSync.ratios.map(ratio).join(' / ')}), re-sync ${ratio(resync.median)} (${resync.ratios.map(ratio).join(' / ')})`,
   );
-  lines.push(`idleMemoryRelease (${FAST_PATHS.idleMemoryRelease}): idle RSS between runs ${idle.withMB.toFixed(0)} MB with, ${idle.withoutMB.toFixed(0)} MB without (${ratio(idle.ratio)})`);
-  return lines;
 }
 
 /** Each fast path must buy at least this much on one of its figures to keep its place (docs/benchmarks.md). */
 export const FAST_PATH_WANTED = 1.1;
 
-/** The bench's targets: each fast path's best gain, and the idle release's, at least FAST_PATH_WANTED. */
-export function fastPathTargets(gains: readonly FastPathGain[], idle: IdleMemoryGain): Target[] {
+/** The bench's targets: each fast path's best gain at least FAST_PATH_WANTED. */
+export function fastPathTargets(gains: readonly FastPathGain[]): Target[] {
   const target = (name: string, value: number): Target => ({ name, wanted: `>= ${FAST_PATH_WANTED}`, value: Number(value.toFixed(3)), met: value >= FAST_PATH_WANTED });
-  return [
-    ...gains.map((gain) => target(`fast path ${gain.path}: best of first sync / re-sync, with over without`, Math.max(gain.firstSync.median, gain.resync.median))),
-    target('fast path idleMemoryRelease: idle RSS without over with', idle.ratio),
-  ];
+  return gains.map((gain) => target(`fast path ${gain.path}: best of first sync / re-sync, with over without`, Math.max(gain.firstSync.median, gain.resync.median)));
 }

@@ -31,8 +31,6 @@ export interface IdleWorkerOptions {
    * (seen 9–21 s here); before it, RSS is the start's or the run's transient.
    */
   idleMs: number;
-  /** Extra environment for the worker, e.g. FEEDSYNC_FAST_PATHS_OFF. */
-  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -57,7 +55,6 @@ export async function measureIdleWorker(options: IdleWorkerOptions): Promise<Idl
     FEEDSYNC_PREFIX: `bench-idle-${randomUUID()}`,
     FEEDSYNC_HTTP_PORT: String(port),
     LOG_LEVEL: 'warn',
-    ...options.env,
   };
   const config = ['--config', join(REPO_ROOT, 'feedsync.yaml')];
   const child = spawn(process.execPath, [BUILT_CLI, 'worker', ...config], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });

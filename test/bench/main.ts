@@ -11,7 +11,7 @@ import { migrateDatabase } from '../../src/storage/database/database.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob, type TxListJob } from './benchConfig.js';
 import { machine, versions } from './environment.js';
 import { writeBenchmarksPage } from './benchmarksPage.js';
-import { fastPathLines, idleMemoryGain, measureFastPaths } from './fastPaths.js';
+import { fastPathLines, measureFastPaths } from './fastPaths.js';
 import { measureFetchParse } from './fetchParseLimit.js';
 import { measureIdleWorker } from './idleWorker.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
@@ -167,12 +167,9 @@ try {
   say('7. the built `feedsync worker` on the example config, idle after start and after a run…');
   const idleWorker = await measureIdleWorker({ sim, redisUrl, databaseUrl, idleMs: 30_000 });
   say(`   RSS ${idleWorker.beforeRunsRssMB.toFixed(0)} MB before any run, ${idleWorker.betweenRunsRssMB.toFixed(0)} MB between runs`);
-  say('9. the same idle worker without its idle memory release (FEEDSYNC_FAST_PATHS_OFF=idleMemoryRelease)…');
-  const idleMemory = idleMemoryGain(idleWorker, await measureIdleWorker({ sim, redisUrl, databaseUrl, idleMs: 30_000, env: { FEEDSYNC_FAST_PATHS_OFF: 'idleMemoryRelease' } }));
-  say(`   ${idleMemory.withoutMB.toFixed(0)} MB between runs`);
   say(`9. fast paths against their removal: ${SIZES.fastPathRecords.toLocaleString('en-US')} txs at limit 1000, first sync and re-sync, with and without each, ${SIZES.fastPathAlternations} alternation(s)…`);
   const fastPaths = await measureFastPaths({ sim, servers, job: txListJob('tx-fast-paths', SIZES.fastPathRecords, 0, 1000), alternations: SIZES.fastPathAlternations, say });
-  for (const line of fastPathLines(fastPaths, idleMemory)) say(`   ${line}`);
+  for (const line of fastPathLines(fastPaths)) say(`   ${line}`);
 
   // Last: stopping its workers cuts runs, which it then removes (its own queue prefix and records kind).
   const rateBudgets: RateBudget[] = [];
@@ -199,11 +196,11 @@ try {
     'cpuSecondsPerMillion: the worker\'s and Postgres\'s CPU seconds in the median pair\'s first run and re-sync, each scaled to 1,000,000 records (total = worker + postgres)',
     `memory baseline: ${SIZES.bigPairs} trial(s) of ${SIZES.baseline} txs at limit 1000, each under a records kind of its own ("transaction_baseline_1" and on; the limit-100 run's blocks), each in a fresh worker process; rss1mVs100k = the median first run's peak RSS (VmHWM) over the median trial's, rss1mVs100kHighest = the highest over the highest; baselineRecordsPerS is the median trial's`,
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
-    `fast paths: each of FEEDSYNC_FAST_PATHS_OFF's paths, and paging.guessNextPage, measured against its removal: ${SIZES.fastPathAlternations} alternation(s) of a first sync of ${SIZES.fastPathRecords} txs into emptied tables and then the same unchanged, in a fresh worker with the path and in one without (the order flipped each alternation); each figure the median of with / without; idleMemoryRelease: the idle worker between runs measured once more with FEEDSYNC_FAST_PATHS_OFF=idleMemoryRelease, without over with`,
+    `fast paths: each of FEEDSYNC_FAST_PATHS_OFF's paths, and paging.guessNextPage, measured against its removal: ${SIZES.fastPathAlternations} alternation(s) of a first sync of ${SIZES.fastPathRecords} txs into emptied tables and then the same unchanged, in a fresh worker with the path and in one without (the order flipped each alternation); each figure the median of with / without`,
     'idleRssMB: the idle worker between runs (idleWorkerBetweenRunsRssMB); benchWorkerStartRssMB: the worker of the 1M run once /readyz answered, before any job',
     `rate budget: the explorer limited to max requests per durationMs (shared in Redis), that many worker processes on one config (concurrency 8 each) with one-page runs queued; arrival times are the simulator's; the ${SIZES.rateBudgetSeconds} s window opens 2 s after the first request; achievedPerS = requests from the window's first to a whole number of budgets later (so no wave is half counted), maxInAnyWindow = most arrivals in any durationMs from the first request on`,
   ];
-  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baselines, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets, fastPaths, idleMemory }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baselines, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets, fastPaths }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   if (!quick) await writeBenchmarksPage();

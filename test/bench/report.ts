@@ -2,7 +2,7 @@ import { formatTable } from '../../src/cli/printTable.js';
 import { cpuPerMillion, cpuPerMillionRow, cpuPerMillionTarget, type CpuPerMillion } from './cpuPerMillion.js';
 import type { Machine, Versions } from './environment.js';
 import type { FetchParseLimit } from './fetchParseLimit.js';
-import { fastPathTargets, type FastPathGain, type IdleMemoryGain } from './fastPaths.js';
+import { fastPathTargets, type FastPathGain } from './fastPaths.js';
 import { idleWorkerRow, type IdleWorker } from './idleWorker.js';
 import type { MeasuredRuns } from './measureRuns.js';
 import type { NaiveLoop } from './naiveLoop.js';
@@ -76,9 +76,8 @@ export interface Measurements {
   storage: StorageGrowth;
   /** A source's rate limit as the upstream saw it, per setting. */
   rateBudgets: RateBudget[];
-  /** What each fast path buys against its removal (FEEDSYNC_FAST_PATHS_OFF), and the idle memory release. */
+  /** What each fast path buys against its removal (FEEDSYNC_FAST_PATHS_OFF). */
   fastPaths: FastPathGain[];
-  idleMemory: IdleMemoryGain;
 }
 
 export interface Target {
@@ -197,7 +196,6 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     storageAfterFirstMB: round(m.storage.afterFirstMB, 1),
     storageAfterResyncsMB: round(m.storage.afterResyncsMB, 1),
     fastPathGains: m.fastPaths.map((gain) => ({ path: gain.path, firstSync: round(gain.firstSync.median, 3), firstSyncRatios: gain.firstSync.ratios.map((ratio) => round(ratio, 3)).join(' / '), resync: round(gain.resync.median, 3), resyncRatios: gain.resync.ratios.map((ratio) => round(ratio, 3)).join(' / ') })),
-    idleRssWithoutReleaseMB: round(m.idleMemory.withoutMB, 1),
     rateBudget: m.rateBudgets.map((budget) => ({ max: budget.max, durationMs: budget.durationMs, workers: budget.workers, achievedPerS: round(budget.achievedPerS, 2), maxInAnyWindow: budget.maxInAnyWindow })),
   };
   const ratios = {
@@ -225,7 +223,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     storageGrowthTarget(m.storage),
     simulatorStartTarget(m.simulatorStart),
     ...rateBudgetTargets(m.rateBudgets),
-    ...fastPathTargets(m.fastPaths, m.idleMemory),
+    ...fastPathTargets(m.fastPaths),
   ];
   return { quick, date: new Date().toISOString(), benchSeconds: round(context.benchSeconds, 1), machine: context.machine, versions: context.versions, sizes, notes: context.notes, figures, ratios, targets, details: m };
 }
@@ -279,10 +277,10 @@ versions: node ${report.versions.node}, PostgreSQL ${report.versions.postgres}, 
       ] as const
     ).map(([label, r]) => [label, r.cpu.worker, r.cpu.postgres, r.cpu.redis, r.cpu.simulator]),
   );
-  const fastPaths = formatTable(['fast path (docs/benchmarks.md)', 'first sync, with over without', 're-sync, with over without'], [
-    ...m.fastPaths.map((gain) => [gain.path, `x${gain.firstSync.median.toFixed(3)} (${gain.firstSync.ratios.map((ratio) => ratio.toFixed(2)).join(' / ')})`, `x${gain.resync.median.toFixed(3)} (${gain.resync.ratios.map((ratio) => ratio.toFixed(2)).join(' / ')})`]),
-    ['idleMemoryRelease', `idle RSS ${m.idleMemory.withMB.toFixed(0)} MB with, ${m.idleMemory.withoutMB.toFixed(0)} MB without`, `x${m.idleMemory.ratio.toFixed(3)}`],
-  ]);
+  const fastPaths = formatTable(
+    ['fast path (docs/benchmarks.md)', 'first sync, with over without', 're-sync, with over without'],
+    m.fastPaths.map((gain) => [gain.path, `x${gain.firstSync.median.toFixed(3)} (${gain.firstSync.ratios.map((ratio) => ratio.toFixed(2)).join(' / ')})`, `x${gain.resync.median.toFixed(3)} (${gain.resync.ratios.map((ratio) => ratio.toFixed(2)).join(' / ')})`]),
+  );
   const targets = formatTable(
     ['target', 'wanted', 'value', 'met'],
     report.targets.map((target) => [target.name, target.wanted, target.value, target.met ? 'yes' : 'NO']),

@@ -11,6 +11,6 @@ describe('FEEDSYNC_FAST_PATHS_OFF', () => {
   });
 
   it('refuses an unknown name, naming the variable and the names it takes', () => {
-    expect(() => fastPathsOff('provenPages,turbo')).toThrow(/^FEEDSYNC_FAST_PATHS_OFF: unknown fast path "turbo" \(known: provenPages, statementByLastPage, secretSearch, idleMemoryRelease\)$/);
+    expect(() => fastPathsOff('provenPages,turbo')).toThrow(/^FEEDSYNC_FAST_PATHS_OFF: unknown fast path "turbo" \(known: provenPages, statementByLastPage\)$/);
   });
 });
