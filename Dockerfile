@@ -22,7 +22,7 @@ ENV NODE_ENV=production
 # A config that leaves worker.httpHost/httpPort out takes these: listen on every interface, so the published port reaches the server.
 ENV FEEDSYNC_HTTP_HOST=0.0.0.0 FEEDSYNC_HTTP_PORT=9464
 # glibc gives each thread that allocates (libuv's pool, V8's helpers) an arena it never returns;
-# two keep an idle worker ~8 MB smaller, at no CPU cost measured (README: Development, the bench).
+# two keep an idle worker smaller, at no CPU cost measured (docs/benchmarks.md).
 ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=production-dependencies /app/node_modules ./node_modules

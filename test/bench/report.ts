@@ -128,7 +128,7 @@ const peakRssOfBig = (m: Measurements): number => Math.max(...m.pairs.map((pair)
 
 /**
  * The first run and the baseline trial of median peak RSS: their ratio is the memory target's, so that
- * a jump of one run's peak (see the README's bench notes) counts on neither side more than on the
+ * a jump of one run's peak (see docs/benchmarks.md, Peak RSS) counts on neither side more than on the
  * other. The highest over the highest is reported beside it.
  */
 const medianPeaks = (m: Measurements): { big: MeasuredRuns; baseline: MeasuredRuns } => ({
