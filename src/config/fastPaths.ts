@@ -20,7 +20,7 @@ let read: { value: string | undefined; off: ReadonlySet<FastPath> } | undefined;
 /** Whether a fast path is on: all are, unless FEEDSYNC_FAST_PATHS_OFF names it. */
 export function fastPathOn(path: FastPath): boolean {
   const value = process.env[VARIABLE];
-  if (read?.value !== value || read === undefined) read = { value, off: fastPathsOff(value) };
+  if (read === undefined || read.value !== value) read = { value, off: fastPathsOff(value) };
   return !read.off.has(path);
 }
 

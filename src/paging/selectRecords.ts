@@ -43,6 +43,7 @@ export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: 
   const keys: string[] = [];
   const unkeyed: UnkeyedRecord[] = [];
   const refuse = (index: number, item: unknown, reason: string) => unkeyed.push({ index, reason: `it ${reason}`, message: `record ${index} at ${where} ${reason}`, item });
+  const keyParts = Array.isArray(selector.key) ? selector.key : [selector.key];
   for (let index = 0; index < all.length; index++) {
     const item = all[index];
     if (!isRecord(item)) {
@@ -50,7 +51,7 @@ export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: 
       continue;
     }
     if (selector.skip && selector.skip.some((condition) => matches(item, condition))) continue;
-    const parts = (Array.isArray(selector.key) ? selector.key : [selector.key]).map((part) => keyPart(item, part, q));
+    const parts = keyParts.map((part) => keyPart(item, part, q));
     const missing = parts.find((part) => typeof part !== 'string');
     if (missing !== undefined) {
       refuse(index, item, missing.why);
