@@ -7,11 +7,15 @@ import { SimulatorError } from './SimulatorError.js';
 import type { WebhookLimits } from './webhookReceiver.js';
 
 export const DEFAULT_SEED = 1;
+/** Loopback: the simulator is a test upstream, reachable from this machine only unless told otherwise. */
+export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_API_KEY = 'sim-key-0123456789abcdef';
 export const DEFAULT_BLOCK_INTERVAL_MS = 3000;
 export const DEFAULT_WEBHOOK_LIMITS: Readonly<WebhookLimits> = { maxRequestsPerUuid: 10_000, maxUuids: 1000 };
 
 export interface SimulatorOptions {
+  /** The IP address every endpoint listens on, and the host of its URLs (default 127.0.0.1). */
+  host?: string;
   /** 0 (default): every endpoint on its own free port. P: music on P, explorer P+1, webhook P+2, admin P+3. */
   port?: number;
   /** Seeds the catalogue, the chain, the webhook UUID and every fault decision (uint32, default 1). */
@@ -41,6 +45,7 @@ export interface SimulatorOptions {
 }
 
 export interface ResolvedSimulatorOptions {
+  host: string;
   port: number;
   seed: number;
   apiKeys: string[];
@@ -59,6 +64,8 @@ const count = (max: number) => z.number().int().min(1).max(max);
 const apiKey = z.string().regex(/^\S+$/, 'API keys are non-empty and have no spaces');
 
 const optionsSchema = z.strictObject({
+  // An address, not a name: the URLs handed out must reach the very socket listened on.
+  host: z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' }).default(DEFAULT_HOST),
   port: z.number().int().min(0).max(65_532).default(0),
   seed: z.number().int().min(0).max(0xffff_ffff).default(DEFAULT_SEED),
   apiKeys: z.array(apiKey).min(1).default([DEFAULT_API_KEY]),
@@ -116,6 +123,7 @@ export function resolveSimulatorOptions(options: SimulatorOptions): ResolvedSimu
     }),
   ) as Record<EndpointName, Faults>;
   return {
+    host: parsed.data.host,
     port: parsed.data.port,
     seed: parsed.data.seed,
     apiKeys: parsed.data.apiKeys,

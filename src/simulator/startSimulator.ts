@@ -19,9 +19,7 @@ import { SimulatorError } from './SimulatorError.js';
 import { resolveSimulatorOptions, type SimulatorOptions } from './simulatorOptions.js';
 import { WebhookLog, webhookFaultReplies, webhookHandler, type WebhookRequest } from './webhookReceiver.js';
 
-const HOST = '127.0.0.1';
-
-/** A running simulator: three fake upstreams and an admin endpoint, each on its own loopback port. */
+/** A running simulator: three fake upstreams and an admin endpoint, each on its own port of one address. */
 export interface Simulator {
   /** Music (Last.fm style): `GET {musicBaseUrl}/2.0/?method=...`. No trailing slash. */
   musicBaseUrl: string;
@@ -104,7 +102,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     { handle: webhookHandler(webhookLog, now), readsBody: true, upstream: upstream('webhook', webhookFaultReplies), now },
     { handle: adminHandler(control), readsBody: true, now },
   ];
-  const [music, explorer, webhook, admin] = await listenAll(specs, resolved.port);
+  const [music, explorer, webhook, admin] = await listenAll(specs, resolved.host, resolved.port);
 
   let closing: Promise<void> | undefined;
   return {
@@ -143,13 +141,13 @@ function mapEndpoints<T>(make: (endpoint: EndpointName, index: number) => T): Re
 }
 
 /** Port 0 gives every endpoint a free port; port P gives them P, P+1, P+2, P+3. */
-async function listenAll(specs: EndpointSpec[], port: number): Promise<[RunningEndpoint, RunningEndpoint, RunningEndpoint, RunningEndpoint]> {
+async function listenAll(specs: EndpointSpec[], host: string, port: number): Promise<[RunningEndpoint, RunningEndpoint, RunningEndpoint, RunningEndpoint]> {
   const running: RunningEndpoint[] = [];
   for (const [offset, spec] of specs.entries()) {
-    const result = await listenEndpoint(spec, HOST, port === 0 ? 0 : port + offset);
+    const result = await listenEndpoint(spec, host, port === 0 ? 0 : port + offset);
     if (!result.ok) {
       await Promise.all(running.map((endpoint) => endpoint.close()));
-      throw new SimulatorError('listen_failed', `Cannot listen on ${HOST}:${result.error.port}: ${result.error.cause.message}`, undefined, {
+      throw new SimulatorError('listen_failed', `Cannot listen on ${host}:${result.error.port}: ${result.error.cause.message}`, undefined, {
         cause: result.error.cause,
       });
     }

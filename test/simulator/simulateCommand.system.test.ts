@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -24,15 +24,22 @@ async function runFailing(args: string[]): Promise<{ error: unknown; stderr: str
   return { error, stderr };
 }
 
+/** Spawns `simulate --json <args>` through the bench's runner; its first stdout line, parsed, once it is ready. */
+async function startSimulateCommand(args: string[]): Promise<{ child: ChildProcess; ready: Record<string, string> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', RUN_SIMULATOR, '--block-interval-ms', '0', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    return { child, ready: JSON.parse(((await lines.next()) as IteratorYieldResult<string>).value) as Record<string, string> };
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+}
+
 describe('feedsync simulate', () => {
   it('prints one JSON line with working URLs when ready, and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', RUN_SIMULATOR, '--seed', '42', '--block-interval-ms', '0'], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, ready } = await startSimulateCommand(['--seed', '42']);
     try {
-      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-      const ready = JSON.parse(((await lines.next()) as IteratorYieldResult<string>).value) as Record<string, string>;
       expect(Object.keys(ready)).toEqual(['musicBaseUrl', 'explorerBaseUrl', 'webhookBaseUrl', 'apiKey', 'webhookUuid', 'adminUrl', 'hotAddress']);
       const response = await fetch(`${ready.explorerBaseUrl}/api?module=account&action=txlist&q=${ready.hotAddress}&limit=1`, {
         headers: { authorization: `Bearer ${ready.apiKey}` },
@@ -47,18 +54,32 @@ describe('feedsync simulate', () => {
   });
 
   it('serves the dialect --dialect names', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', RUN_SIMULATOR, '--dialect', 'etherscan', '--block-interval-ms', '0'], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, ready } = await startSimulateCommand(['--dialect', 'etherscan']);
     try {
-      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-      const ready = JSON.parse(((await lines.next()) as IteratorYieldResult<string>).value) as Record<string, string>;
       const response = await fetch(`${ready.explorerBaseUrl}/api?module=account&action=txlist&address=${ready.hotAddress}&offset=1&apikey=${ready.apiKey}`);
       expect(await response.json()).toMatchObject({ status: '1', message: 'OK' });
     } finally {
       child.kill('SIGKILL');
     }
+  });
+
+  it('listens on the address --host names, alone, and prints its URLs with it', async () => {
+    // Any 127.x.y.z is this machine's loopback, and not the default 127.0.0.1.
+    const { child, ready } = await startSimulateCommand(['--host', '127.0.0.2']);
+    try {
+      for (const name of ['musicBaseUrl', 'explorerBaseUrl', 'webhookBaseUrl', 'adminUrl']) expect(ready[name]).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+      expect((await fetch(`${ready.adminUrl}/stats`)).status).toBe(200);
+      const port = new URL(ready.adminUrl!).port;
+      await expect(fetch(`http://127.0.0.1:${port}/stats`)).rejects.toThrow();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('rejects a --host that is not an IP address, naming the flag', async () => {
+    const { error, stderr } = await runFailing(['--host', 'localhost']);
+    expect(error).toBeInstanceOf(CommanderError);
+    expect(stderr).toContain('--host');
   });
 
   it('rejects an unknown --dialect, naming the flag and the dialects', async () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { InvalidArgumentError, type Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_DIALECT, DIALECTS, type DialectName } from '../../simulator/dialects/names.js';
@@ -8,6 +9,7 @@ import type { SimulatorOptions } from '../../simulator/simulatorOptions.js';
 import { integerFlag, numberFlag } from '../options.js';
 
 interface SimulateFlags {
+  host?: string;
   port: number;
   seed?: number;
   json?: true;
@@ -50,6 +52,7 @@ const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   'music.tags': '--tags',
   'music.users': '--users',
   'music.playsPerUser': '--plays-per-user',
+  host: '--host',
   apiKeys: '--api-key',
   suspendedKeys: '--suspended-key',
   dialect: '--dialect',
@@ -81,6 +84,11 @@ const dialectName = (raw: string): DialectName => {
 
 const collect = (raw: string, previous: string[]): string[] => [...previous, raw];
 
+const listenAddress = (raw: string): string => {
+  if (isIP(raw) === 0) throw new InvalidArgumentError('Expected an IPv4 or IPv6 address, e.g. 10.0.0.2.');
+  return raw;
+};
+
 /**
  * `feedsync simulate`: serves the fake upstreams until SIGINT/SIGTERM. The simulator is loaded only
  * when it runs, and its defaults are stated in the flags' text, so other commands never carry it.
@@ -88,7 +96,8 @@ const collect = (raw: string, previous: string[]): string[] => [...previous, raw
 export function registerSimulateCommand(program: Command): void {
   program
     .command('simulate')
-    .description('Serve fake music (Last.fm style), explorer (Etherscan style) and webhook upstreams on loopback ports, with injectable faults')
+    .description('Serve fake music (Last.fm style), explorer (Etherscan style) and webhook upstreams on loopback ports (or --host), with injectable faults')
+    .option('--host <address>', 'IP address to listen on, and the host of the URLs printed (default 127.0.0.1: this machine only)', listenAddress)
     .option('--port <n>', 'music port; explorer, webhook and admin take the next three (0: free ports)', integerFlag('--port', 0, 65_532), 0)
     .option('--seed <n>', 'seed of the data, the webhook UUID and the fault decisions (default 1)', integerFlag('--seed', 0, 0xffff_ffff))
     .option('--json', 'print one JSON line with the URLs once ready')
@@ -137,6 +146,7 @@ export function registerSimulateCommand(program: Command): void {
 function simulatorOptionsOf(flags: SimulateFlags): SimulatorOptions {
   const faults = faultsOf(flags);
   return {
+    ...(flags.host !== undefined && { host: flags.host }),
     port: flags.port,
     seed: flags.seed,
     ...(flags.apiKey.length > 0 && { apiKeys: flags.apiKey }),

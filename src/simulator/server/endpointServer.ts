@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIPv6, type AddressInfo } from 'node:net';
 import type { FaultDecision, FaultGate } from '../control/FaultGate.js';
 import { errorReply, type FaultReplies, type Reply, type RequestHandler, type SimRequest } from './reply.js';
 import type { RequestStats } from '../control/RequestStats.js';
@@ -18,7 +18,7 @@ export interface EndpointSpec {
 }
 
 export interface RunningEndpoint {
-  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  /** `http://HOST:PORT` (an IPv6 host in brackets), no trailing slash. */
   url: string;
   port: number;
   /** Stops listening and destroys every socket, hung ones included. */
@@ -39,7 +39,7 @@ export function listenEndpoint(spec: EndpointSpec, host: string, port: number): 
     server.listen(port, host, () => {
       server.off('error', onError);
       const actualPort = (server.address() as AddressInfo).port;
-      resolve({ ok: true, endpoint: { url: `http://${host}:${actualPort}`, port: actualPort, close: () => closeServer(server) } });
+      resolve({ ok: true, endpoint: { url: `http://${isIPv6(host) ? `[${host}]` : host}:${actualPort}`, port: actualPort, close: () => closeServer(server) } });
     });
   });
 }
