@@ -17,6 +17,15 @@ export function runCommand(command: string, args: string[], options: SpawnOption
   });
 }
 
+/**
+ * The program and arguments that run `command` under `prefix`, a command that runs the rest of its
+ * arguments (`ip netns exec NS`, to run it in a network namespace); unchanged for no prefix.
+ */
+export function withPrefix(prefix: readonly string[], command: string, args: readonly string[]): [string, string[]] {
+  const [first, ...rest] = prefix;
+  return first === undefined ? [command, [...args]] : [first, [...rest, command, ...args]];
+}
+
 export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }

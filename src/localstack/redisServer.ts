@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { freePort } from './freePort.js';
 import { LocalStackError } from './LocalStackError.js';
-import { isRoot, runCommand } from './processes.js';
+import { isRoot, runCommand, withPrefix } from './processes.js';
 
 const REDIS_BINARY_PATHS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'];
 
@@ -59,28 +59,34 @@ async function waitForPing(url: string, child: ChildProcess, log: () => string):
 }
 
 export interface RedisServerOptions {
-  /** Default: a free port. */
+  /** The address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Default: a free loopback port. */
   port?: number;
+  /** A command that runs redis-server, as `ip netns exec NS` runs it in a network namespace. Default: none. */
+  commandPrefix?: readonly string[];
   /** Keep data in an append-only file here, so a restarted server on the same dir has it back. Default: memory only. */
   dataDir?: string;
 }
 
-/** Starts a throwaway redis-server on a loopback port, memory-only unless given a data dir. */
+/** Starts a throwaway redis-server on a loopback port (or `options.host`), memory-only unless given a data dir. */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const binary = await ensureRedisBinary();
+  const host = options.host ?? '127.0.0.1';
   const port = options.port ?? (await freePort());
   const persistence = options.dataDir ? ['--dir', options.dataDir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  // noeviction: BullMQ must never lose keys to eviction.
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--maxmemory-policy', 'noeviction', '--protected-mode', 'yes'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // noeviction: BullMQ must never lose keys to eviction. Protected mode refuses every client but
+  // loopback ones while there is no password: off only where another address was asked for.
+  const protectedMode = host === '127.0.0.1' ? 'yes' : 'no';
+  const args = ['--port', String(port), '--bind', host, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction', '--protected-mode', protectedMode];
+  const child = spawn(...withPrefix(options.commandPrefix ?? [], binary, args), { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => {
     if (output.length < 20_000) output += chunk.toString();
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const url = `redis://127.0.0.1:${port}`;
+  const url = `redis://${host}:${port}`;
   await waitForPing(url, child, () => output);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
