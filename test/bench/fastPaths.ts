@@ -1,4 +1,5 @@
 import { FAST_PATHS, type FastPath } from '../../src/config/fastPaths.js';
+import { putFaults } from '../support/simulatorAdmin.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, type TxListJob } from './benchConfig.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import type { Target } from './report.js';
@@ -65,9 +66,8 @@ const middle = (ratios: readonly number[]): number => [...ratios].sort((a, b) =>
 const GUESS_LATENCY_MS = 20;
 
 /** Sets the simulator's explorer to answer after `latencyMs` (0: at once), its other faults off. */
-async function setExplorerLatency(sim: SimulatorUrls, latencyMs: number): Promise<void> {
-  const response = await fetch(`${sim.adminUrl}/faults/explorer`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
-  if (!response.ok) throw new Error(`the simulator refused its explorer's latency: HTTP ${response.status} ${await response.text()}`);
+function setExplorerLatency(sim: SimulatorUrls, latencyMs: number): Promise<void> {
+  return putFaults(sim.adminUrl, 'explorer', { latencyMs });
 }
 
 /** A first sync into emptied tables, then the same unchanged, in one fresh worker with or without `path`. */

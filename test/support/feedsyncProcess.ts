@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../src/config/schema.js';
+import { withPrefix } from '../../src/localstack/processes.js';
 import { expect } from 'vitest';
 import { scratchDir } from './scratchDir.js';
 import { waitFor } from './waitFor.js';
@@ -27,8 +28,9 @@ export async function writeConfig(config: ConfigInput): Promise<string> {
   return file;
 }
 
-export function startFeedsync(args: string[], env: Record<string, string>): FeedsyncProcess {
-  const child = spawn('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+/** `feedsync <args>` from the sources; `commandPrefix` runs it elsewhere, e.g. on a network namespace's host (`ip netns exec NS`). */
+export function startFeedsync(args: string[], env: Record<string, string>, commandPrefix: readonly string[] = []): FeedsyncProcess {
+  const child = spawn(...withPrefix(commandPrefix, 'node', ['--import', 'tsx', 'src/cli/main.ts', ...args]), {
     env: { ...process.env, LOG_LEVEL: 'debug', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -44,8 +46,8 @@ export function startFeedsync(args: string[], env: Record<string, string>): Feed
  * Starts a long-running `feedsync` command (worker, scheduler) and waits until it says it has
  * started; fails with its output if it does not within 30 s.
  */
-export async function startedFeedsync(args: string[], env: Record<string, string>): Promise<FeedsyncProcess> {
-  const process = startFeedsync(args, env);
+export async function startedFeedsync(args: string[], env: Record<string, string>, commandPrefix: readonly string[] = []): Promise<FeedsyncProcess> {
+  const process = startFeedsync(args, env, commandPrefix);
   const started = () => process.output().includes('feedsync started') || process.output().includes('scheduler started');
   await waitFor(`${args[0]} to start`, started, 30_000).catch((error: Error) => {
     process.kill('SIGKILL');

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalStack, type LocalStack } from '../../src/localstack/localStack.js';
-import { migrateDatabase } from '../../src/storage/database/database.js';
+import { adminQuery, createTemplateDatabase } from './templateDatabase.js';
 
 interface Servers {
   stack: LocalStack;
@@ -53,23 +51,7 @@ export async function teardown(): Promise<void> {
 
 async function startServers(): Promise<Servers> {
   const stack = await ensureLocalStack();
-  // Named for this run: two test runs against one server never share it.
-  const templateDatabase = `feedsync_template_${randomBytes(6).toString('hex')}`;
-  await adminQuery(stack.databaseUrl, `CREATE DATABASE ${templateDatabase}`);
-  const url = new URL(stack.databaseUrl);
-  url.pathname = `/${templateDatabase}`;
-  await migrateDatabase(url.href);
-  return { stack, templateDatabase };
-}
-
-async function adminQuery(databaseUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  return { stack, templateDatabase: await createTemplateDatabase(stack.databaseUrl) };
 }
 
 declare module 'vitest' {

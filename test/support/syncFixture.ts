@@ -18,7 +18,7 @@ export function capturingLogger(level = 'debug'): { logger: Logger; lines: strin
 }
 
 /** Sources pointing at a running simulator, with quick retries so fault tests stay short. */
-export function simulatorSources(simulator: Simulator): ConfigInput['sources'] {
+export function simulatorSources(simulator: Pick<Simulator, 'musicBaseUrl' | 'explorerBaseUrl' | 'apiKey'>): ConfigInput['sources'] {
   const retry = { attempts: 4, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 1500 };
   return {
     music: { baseUrl: simulator.musicBaseUrl, apiKey: simulator.apiKey, path: '/2.0/', timeoutMs: 2000, retry },

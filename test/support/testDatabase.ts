@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { migrateDatabase, openStorage, type Storage } from '../../src/storage/database/database.js';
+import { adminQuery } from './templateDatabase.js';
 
 export interface TestDatabase extends Storage {
   url: string;
@@ -9,19 +9,24 @@ export interface TestDatabase extends Storage {
   drop(): Promise<void>;
 }
 
+/** A Postgres server and the migrated database that its test databases are cloned from. */
+export interface DatabaseServer {
+  url: string;
+  templateDatabase: string;
+}
+
+/** The test run's server, which the global setup started and migrated a template on. */
+const testRunServer = (): DatabaseServer => ({ url: inject('databaseUrl'), templateDatabase: inject('templateDatabase') });
+
 /**
  * A fresh, migrated database of its own, so test files running in parallel never meet: a clone of
- * the test run's migrated template, or, given `migrationsFolder` (an older schema, to test an
- * upgrade), an empty database migrated from it.
+ * the server's migrated template (the test run's, unless `server` names another), or, given
+ * `migrationsFolder` (an older schema, to test an upgrade), an empty database migrated from it.
  */
-export async function createTestDatabase(migrationsFolder?: string): Promise<TestDatabase> {
-  const serverUrl = new URL(inject('databaseUrl'));
+export async function createTestDatabase(migrationsFolder?: string, server: DatabaseServer = testRunServer()): Promise<TestDatabase> {
   const name = `feedsync_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl.href });
-  await admin.connect();
-  await admin.query(migrationsFolder === undefined ? `CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}` : `CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl.href);
+  await adminQuery(server.url, migrationsFolder === undefined ? `CREATE DATABASE ${name} TEMPLATE ${server.templateDatabase}` : `CREATE DATABASE ${name}`);
+  const url = new URL(server.url);
   url.pathname = `/${name}`;
   if (migrationsFolder !== undefined) await migrateDatabase(url.href, migrationsFolder);
   const storage = openStorage(url.href);
@@ -30,10 +35,7 @@ export async function createTestDatabase(migrationsFolder?: string): Promise<Tes
     url: url.href,
     async drop() {
       await storage.close();
-      const client = new pg.Client({ connectionString: serverUrl.href });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await adminQuery(server.url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }
