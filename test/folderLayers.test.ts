@@ -10,7 +10,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
  * after it. `runtime` is the wiring that knows everything a process runs; the local stack and the
  * simulator are development tools only the command line loads.
  */
-const LAYERS = ['config', 'observability', 'http', 'paging', 'storage', 'analytics', 'sync', 'jobs', 'scheduling', 'notices', 'history', 'runtime', 'localstack', 'simulator', 'cli'];
+const LAYERS = ['config', 'redis', 'observability', 'http', 'paging', 'storage', 'analytics', 'sync', 'jobs', 'scheduling', 'notices', 'history', 'runtime', 'localstack', 'simulator', 'cli'];
 
 /** Relative specifiers of every static import, re-export and dynamic import in a source file. */
 const SPECIFIERS = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;

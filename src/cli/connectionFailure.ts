@@ -13,6 +13,8 @@ const CONNECTION_CODES: Readonly<Record<string, string>> = {
 const SERVERS = [
   { variable: 'DATABASE_URL', service: 'Postgres', defaultPort: 5432 },
   { variable: 'REDIS_URL', service: 'Redis', defaultPort: 6379 },
+  { variable: 'REDIS_CLUSTER_NODES', service: 'Redis', defaultPort: 6379 },
+  { variable: 'REDIS_SENTINELS', service: 'Redis Sentinel', defaultPort: 26379 },
 ] as const;
 
 /** The fields Node sets on a failed connect (address, port) or name lookup (hostname). */
@@ -58,10 +60,11 @@ const REDIS_LOGIN_REPLY = /^(WRONGPASS|NOAUTH)\b/;
 export function describeLoginFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
-  const server = typeof code === 'string' && POSTGRES_LOGIN_CODES.has(code) ? SERVERS[0] : REDIS_LOGIN_REPLY.test(error.message) ? SERVERS[1] : undefined;
+  const redis = SERVERS.slice(1).find(({ variable }) => env[variable]) ?? SERVERS[1];
+  const server = typeof code === 'string' && POSTGRES_LOGIN_CODES.has(code) ? SERVERS[0] : REDIS_LOGIN_REPLY.test(error.message) ? redis : undefined;
   if (!server) return undefined;
-  const url = env[server.variable];
-  return `${server.service} refused the login of ${server.variable}${url ? ` (${maskedUrl(url)})` : ''}: ${error.message}; check the user name and password in it`;
+  const urls = env[server.variable];
+  return `${server.service} refused the login of ${server.variable}${urls ? ` (${urls.split(',').map((url) => maskedUrl(url.trim())).join(',')})` : ''}: ${error.message}; check the user name and password in it`;
 }
 
 /** The URL with its password as ***; one that does not parse is not shown at all. */
@@ -87,9 +90,13 @@ function placeOf(error: SocketError): Place | undefined {
   return undefined;
 }
 
-/** Whether a server URL names this place; a host name cannot be compared to an address, so its port decides. */
-function pointsAt(url: string | undefined, defaultPort: number, place: Place): boolean {
-  if (!url || !URL.canParse(url)) return false;
+/** Whether a server URL (or one of a comma-separated list) names this place; a host name cannot be compared to an address, so its port decides. */
+function pointsAt(urls: string | undefined, defaultPort: number, place: Place): boolean {
+  return (urls ?? '').split(',').some((url) => urlPointsAt(url.trim(), defaultPort, place));
+}
+
+function urlPointsAt(url: string, defaultPort: number, place: Place): boolean {
+  if (!URL.canParse(url)) return false;
   const { hostname, port } = new URL(url);
   const host = hostname.replace(/^\[(.*)\]$/, '$1');
   if (place.port === undefined) return host === place.host;

@@ -64,9 +64,11 @@ export function dashboardCredentials(): { user: string; password: string } | und
 const URL_SCHEMES = {
   DATABASE_URL: { service: 'Postgres', schemes: ['postgres:', 'postgresql:'], example: 'postgres://user:password@host:5432/database' },
   REDIS_URL: { service: 'Redis', schemes: ['redis:', 'rediss:'], example: 'redis://host:6379' },
+  REDIS_CLUSTER_NODES: { service: 'a Redis Cluster', schemes: ['redis:', 'rediss:'], example: 'redis://host1:6379,redis://host2:6379' },
+  REDIS_SENTINELS: { service: 'Redis Sentinels', schemes: ['redis:', 'rediss:'], example: 'redis://host1:26379,redis://host2:26379' },
 } as const;
 
-type ServerVariable = keyof typeof URL_SCHEMES;
+export type ServerVariable = keyof typeof URL_SCHEMES;
 
 /** DATABASE_URL / REDIS_URL, checked to be a URL of the right scheme, with a message that says how to get one. */
 export function requireEnv(name: ServerVariable): string {
@@ -79,10 +81,11 @@ export function requireEnv(name: ServerVariable): string {
   return checkedServerUrl(name, value);
 }
 
-/** A variable that may be left unset (or empty), checked like requireEnv when it is set. */
-export function optionalEnv(name: ServerVariable): string | undefined {
-  const value = process.env[name];
-  return value ? checkedServerUrl(name, value) : undefined;
+/** A comma-separated list of URLs (seed nodes, Sentinels), each checked like requireEnv's. */
+export function checkedServerUrls(name: ServerVariable, value: string): string[] {
+  const urls = value.split(',').map((url) => url.trim());
+  if (urls.some((url) => url === '')) throw new Error(`${name} has an empty entry; list URLs separated by commas, e.g. ${URL_SCHEMES[name].example}`);
+  return urls.map((url) => checkedServerUrl(name, url));
 }
 
 /** The URL may hold a password: messages name the variable and the scheme, never the value. */

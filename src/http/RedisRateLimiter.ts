@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/RedisTarget.js';
 import type { Permit, RequestGate } from './RequestGate.js';
 import { slotWait } from './slotWait.js';
 
@@ -37,7 +37,7 @@ end
 return 0
 `;
 
-type LimiterRedis = Redis & {
+type LimiterRedis = RedisClient & {
   feedsyncAcquire(key: string, max: number, windowMs: number, member: string, leaseMs: number): Promise<number>;
   feedsyncRelease(key: string, member: string): Promise<number>;
 };
@@ -60,7 +60,7 @@ export class RedisRateLimiter implements RequestGate {
   private readonly key: string;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly source: string,
     private readonly max: number,
     private readonly durationMs: number,
@@ -99,6 +99,6 @@ export class RedisRateLimiter implements RequestGate {
 }
 
 /** A `makeGate` for a source registry: every source's limit is shared through `redis`. */
-export function sharedRateLimits(redis: Redis, prefix: string) {
+export function sharedRateLimits(redis: RedisClient, prefix: string) {
   return (source: string, max: number, durationMs: number): RequestGate => new RedisRateLimiter(redis, source, max, durationMs, prefix);
 }

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/RedisTarget.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { IdleRun } from '../storage/runs/RunningRuns.js';
@@ -51,7 +51,7 @@ export class RunReconciler {
   constructor(
     private readonly runtime: { config: Config; store: RunStore; logger: Logger },
     private readonly queues: Queues,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly abandoned: AbandonedRuns,
     private readonly options: RunReconcilerOptions,
   ) {

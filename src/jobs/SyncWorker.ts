@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/RedisTarget.js';
 import { findJob, resolveQuery } from '../config/jobs/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
@@ -15,7 +15,7 @@ import { QUEUED_RUN_KEY_PATTERNS } from '../sync/runKeys.js';
 import { syncQuery, type RunSummary } from '../sync/syncQuery.js';
 import { AbandonedRuns, abandonedOutcome, stalledTooOften } from './AbandonedRuns.js';
 import { LostJobs } from './LostJobs.js';
-import { queueOutboxDrain, SYNC_QUEUE, type Queues, type SyncJobData } from './queues.js';
+import { queueOutboxDrain, type Queues, type SyncJobData } from './queues.js';
 
 /** What the sync worker runs with: the parts of a process it shares. */
 export interface SyncWorkerRuntime {
@@ -30,7 +30,7 @@ export interface SyncWorkerRuntime {
 
 export interface SyncWorkerOptions {
   /** The Redis connection the worker blocks on: its own, not shared. */
-  connection: Redis;
+  connection: RedisClient;
   queues: Queues;
   /**
    * After a run's notice is committed: hands it to a drain delivering in this process and
@@ -81,7 +81,7 @@ export class SyncWorker {
     // A tick ended with a run of this process: its notice, if any, is committed and due.
     runtime.store.tickEnds.add(() => void this.requestDrain());
     const { worker: settings } = runtime.config;
-    this.worker = new Worker<SyncJobData, SyncJobResult>(SYNC_QUEUE, (job, token) => this.process(job, token), {
+    this.worker = new Worker<SyncJobData, SyncJobResult>(queues.names.sync, (job, token) => this.process(job, token), {
       connection,
       // Kept with each job it takes (processedBy): which process holds a run.
       name: `${hostname()}:${process.pid}`,

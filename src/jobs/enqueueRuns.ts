@@ -5,7 +5,7 @@ import type { OpenedTick, TickRun } from '../storage/ticks/JobTicks.js';
 import type { RunClaims } from '../storage/runs/RunClaims.js';
 import type { RunStore } from '../storage/runStore.js';
 import { launchTick } from './launchTick.js';
-import { SYNC_QUEUE, type Queues } from './queues.js';
+import type { Queues } from './queues.js';
 import type { SyncJobResult } from './SyncWorker.js';
 
 /** Which runs of a job to queue: all, one query's, or one fan-out value's. */
@@ -30,7 +30,7 @@ export type RunEnd = { runKey: string; ok: true; result: SyncJobResult } | { run
  * were waited for) is told by its row in Postgres, as `claims` finds it by key.
  */
 export async function waitForRuns(connection: ConnectionOptions, queues: Queues, claims: Pick<RunClaims, 'findByKey'>, runs: TickRun[], timeoutMs?: number): Promise<RunEnd[]> {
-  const events = new QueueEvents(SYNC_QUEUE, { connection, prefix: queues.prefix });
+  const events = new QueueEvents(queues.names.sync, { connection, prefix: queues.prefix });
   try {
     await events.waitUntilReady();
     // One at a time: the runs proceed in parallel anyway, and each wait holds listeners on the queue.

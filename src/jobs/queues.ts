@@ -1,12 +1,25 @@
-import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Queue, type JobsOptions } from 'bullmq';
+import { Cluster } from 'ioredis';
 import type { WorkerConfig } from '../config/worker/workerSchema.js';
-
-/** A command-line producer gives up after this many failed connection attempts, half a second apart. */
-const PRODUCER_CONNECT_ATTEMPTS = 6;
+import type { RedisClient } from '../redis/RedisTarget.js';
 
 export const SYNC_QUEUE = 'sync';
 export const NOTIFY_QUEUE = 'notify';
+
+/** The queues' names in Redis keys (`<prefix>:<name>:…`). */
+export interface QueueNames {
+  sync: string;
+  notify: string;
+}
+
+/**
+ * On a Redis Cluster each queue's name is a hash tag of its own: BullMQ's scripts touch many keys
+ * of one queue, which must share a slot, while the two queues land on different masters. One
+ * node keeps the plain names, so an upgrade finds its queues where they were.
+ */
+export function queueNames(connection: RedisClient): QueueNames {
+  return connection instanceof Cluster ? { sync: `{${SYNC_QUEUE}}`, notify: `{${NOTIFY_QUEUE}}` } : { sync: SYNC_QUEUE, notify: NOTIFY_QUEUE };
+}
 
 /** One sync run to perform; the BullMQ job id is the run key, so a run is queued once. */
 export interface SyncJobData {
@@ -26,22 +39,6 @@ export interface SyncJobData {
 /** The notify queue's one kind of job: deliver every notice of the outbox that is due. */
 export type NotifyJobData = Record<string, never>;
 
-/**
- * Workers block on Redis and must retry forever (`maxRetriesPerRequest: null`); producers
- * (CLI, scheduler) fail fast when Redis is down rather than queue commands in memory.
- */
-export function redisConnection(url: string, role: 'worker' | 'producer'): Redis {
-  const redis = new Redis(
-    url,
-    role === 'worker'
-      ? { maxRetriesPerRequest: null }
-      : { maxRetriesPerRequest: 3, connectTimeout: 5_000, retryStrategy: (attempt: number) => (attempt > PRODUCER_CONNECT_ATTEMPTS ? null : 500) },
-  );
-  // ioredis reconnects by itself; without a listener an 'error' event would crash the process.
-  redis.on('error', () => undefined);
-  return redis;
-}
-
 export function syncJobOptions(worker: WorkerConfig): JobsOptions {
   return {
     attempts: worker.attempts,
@@ -60,20 +57,23 @@ export function notifyJobOptions(): JobsOptions {
 export interface Queues {
   /** BullMQ key prefix, from `worker.prefix`. */
   prefix: string;
+  names: QueueNames;
   sync: Queue<SyncJobData>;
   notify: Queue<NotifyJobData>;
   close(): Promise<void>;
 }
 
-export function openQueues(connection: ConnectionOptions, worker: WorkerConfig): Queues {
+export function openQueues(connection: RedisClient, worker: WorkerConfig): Queues {
   const streams = { events: { maxLen: worker.eventsMaxLen } };
   const prefix = worker.prefix;
-  const sync = new Queue<SyncJobData>(SYNC_QUEUE, { connection, prefix, streams, defaultJobOptions: syncJobOptions(worker) });
-  const notify = new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection, prefix, streams, defaultJobOptions: notifyJobOptions() });
+  const names = queueNames(connection);
+  const sync = new Queue<SyncJobData>(names.sync, { connection, prefix, streams, defaultJobOptions: syncJobOptions(worker) });
+  const notify = new Queue<NotifyJobData>(names.notify, { connection, prefix, streams, defaultJobOptions: notifyJobOptions() });
   sync.on('error', () => undefined);
   notify.on('error', () => undefined);
   return {
     prefix,
+    names,
     sync,
     notify,
     async close() {

@@ -67,6 +67,8 @@ export interface RedisServerOptions {
   commandPrefix?: readonly string[];
   /** Keep data in an append-only file here, so a restarted server on the same dir has it back. Default: memory only. */
   dataDir?: string;
+  /** More redis-server arguments, e.g. `--cluster-enabled yes` or TLS settings. Default: none. */
+  args?: readonly string[];
 }
 
 /** Starts a throwaway redis-server on a loopback port (or `options.host`), memory-only unless given a data dir. */
@@ -78,7 +80,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   // noeviction: BullMQ must never lose keys to eviction. Protected mode refuses every client but
   // loopback ones while there is no password: off only where another address was asked for.
   const protectedMode = host === '127.0.0.1' ? 'yes' : 'no';
-  const args = ['--port', String(port), '--bind', host, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction', '--protected-mode', protectedMode];
+  const args = ['--port', String(port), '--bind', host, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction', '--protected-mode', protectedMode, ...(options.args ?? [])];
   const child = spawn(...withPrefix(options.commandPrefix ?? [], binary, args), { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => {

@@ -1,8 +1,8 @@
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/RedisTarget.js';
 import { noAttempts, type AttemptCounts, type NoticeOutbox } from './NoticeOutbox.js';
 import type { Logger } from '../observability/logger.js';
-import { NOTIFY_QUEUE, queueOutboxDrain, type NotifyJobData, type Queues } from '../jobs/queues.js';
+import { queueOutboxDrain, type NotifyJobData, type Queues } from '../jobs/queues.js';
 
 /** How often a drain is queued regardless (a signal lost in a crash between commit and enqueue, or a hand-over not yet leased; a lease expired). */
 const SWEEP_INTERVAL_MS = 30_000;
@@ -28,13 +28,13 @@ export class NotifyWorker {
 
   constructor(
     private readonly outbox: NoticeOutbox,
-    connection: Redis,
+    connection: RedisClient,
     private readonly queues: Queues,
     private readonly logger: Logger,
     private readonly sweepIntervalMs = SWEEP_INTERVAL_MS,
   ) {
     // Two at once: the drain asked for now, and a retry wake-up; leases keep them apart.
-    this.worker = new Worker<NotifyJobData>(NOTIFY_QUEUE, () => this.drain(), { connection, prefix: queues.prefix, concurrency: 2, autorun: false });
+    this.worker = new Worker<NotifyJobData>(queues.names.notify, () => this.drain(), { connection, prefix: queues.prefix, concurrency: 2, autorun: false });
     // The message only: a Redis error carries the command it failed, a refused AUTH its password.
     this.worker.on('error', (error) => logger.error({ err: { name: error.name, message: error.message } }, 'notify worker error'));
   }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express, RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/RedisTarget.js';
 import type { Queues } from '../jobs/queues.js';
 import type { Runtime } from './openRuntime.js';
 import { HistoryScreens } from '../history/HistoryScreens.js';
@@ -15,7 +15,7 @@ import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 export interface OpsServerOptions {
   runtime: Runtime;
   queues: Queues;
-  redis: Redis;
+  redis: RedisClient;
   metrics: FeedsyncMetrics;
   /** Required when the dashboard is enabled in the config. */
   dashboardAuth?: BasicCredentials;

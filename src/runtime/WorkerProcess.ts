@@ -1,6 +1,6 @@
 import { PageRetention } from '../storage/pages/PageRetention.js';
 import type { BasicCredentials } from './basicAuth.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient, RedisTarget } from '../redis/RedisTarget.js';
 import type { Config } from '../config/schema.js';
 import { sharedRateLimits } from '../http/RedisRateLimiter.js';
 import { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
@@ -12,13 +12,15 @@ import { CONNECTIONS_BESIDE_RUNS } from '../storage/database/database.js';
 import { noticeCounts } from '../storage/notices/noticeQueries.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
 import { NotifyWorker } from '../notices/NotifyWorker.js';
-import { openQueues, redisConnection, type Queues } from '../jobs/queues.js';
+import { openQueues, type Queues } from '../jobs/queues.js';
+import { connectRedis, openRedis } from '../redis/openRedis.js';
 import { SyncWorker } from '../jobs/SyncWorker.js';
 import { RunReconciler } from '../jobs/RunReconciler.js';
 
 export interface WorkerProcessOptions {
   config: Config;
-  redisUrl: string;
+  /** Where Redis is: a target read from the environment, or one node's URL. */
+  redis: RedisTarget | string;
   databaseUrl: string;
   logger?: Logger;
   /** Which parts run here: sync/notify workers, the scheduler, or both (`feedsync start`). */
@@ -43,7 +45,7 @@ export class WorkerProcess {
   private constructor(
     readonly runtime: Runtime,
     readonly queues: Queues,
-    private readonly connections: Redis[],
+    private readonly connections: RedisClient[],
     readonly syncWorker: SyncWorker | undefined,
     readonly notifyWorker: NotifyWorker | undefined,
     readonly scheduler: Scheduler | undefined,
@@ -54,10 +56,10 @@ export class WorkerProcess {
   static async open(options: WorkerProcessOptions): Promise<WorkerProcess> {
     const { config } = options;
     // Long-running processes wait out a Redis restart rather than fail commands.
-    const shared = redisConnection(options.redisUrl, 'worker');
+    const shared = await connectRedis(options.redis, 'worker');
     const connections = [shared];
     const connect = () => {
-      const connection = redisConnection(options.redisUrl, 'worker');
+      const connection = openRedis(options.redis, 'worker');
       connections.push(connection);
       return connection;
     };
@@ -72,7 +74,7 @@ export class WorkerProcess {
       makeGate: sharedRateLimits(shared, config.worker.prefix),
       onRequestEnded: (source, status, latencyMs) => metrics.requestEnded(source, status, latencyMs),
     });
-    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + CONNECTIONS_BESIDE_RUNS });
+    const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, redis: options.redis, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + CONNECTIONS_BESIDE_RUNS });
     opened.runtime = runtime;
     const notifyWorker = options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, connect(), queues, runtime.logger) : undefined;
     const syncWorker = options.roles.worker

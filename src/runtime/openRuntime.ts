@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import { NoticeOutbox } from '../notices/NoticeOutbox.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { redisTargetSecrets, type RedisTarget } from '../redis/RedisTarget.js';
 import { configuredSecrets, connectionSecrets, SecretScrubber } from '../observability/SecretScrubber.js';
 import { migrateDatabase, openStorage, type Storage } from '../storage/database/database.js';
 import { rekeyCompositeKeys } from '../sync/rekeyCompositeKeys.js';
@@ -30,8 +31,8 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   databaseUrl: string;
-  /** Its password is scrubbed from the log (default: REDIS_URL's). */
-  redisUrl?: string;
+  /** Its passwords are scrubbed from the log (default: those of the REDIS_* variables). */
+  redis?: RedisTarget | string;
   logger?: Logger;
   /** Apply pending migrations first (workers and one-off runs do; read-only commands need not). */
   migrate?: boolean;
@@ -74,8 +75,18 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
 
 /** What the log scrubs: the config's secrets and the connections' own (a Redis client quotes its password back in a failed AUTH's error). */
 function loggedSecrets(config: Config, options: RuntimeOptions): SecretScrubber {
-  const connections = connectionSecrets([options.databaseUrl, options.redisUrl ?? process.env.REDIS_URL], process.env.DASHBOARD_PASSWORD);
-  return new SecretScrubber([...configuredSecrets(config), ...connections]);
+  const redis = redisSecrets(options.redis);
+  const connections = connectionSecrets([options.databaseUrl, ...redis.urls], process.env.DASHBOARD_PASSWORD);
+  return new SecretScrubber([...configuredSecrets(config), ...connections, ...redis.passwords]);
+}
+
+/** A target's URLs and passwords, or, without one, those of every REDIS_* variable set. */
+function redisSecrets(target: RedisTarget | string | undefined): { urls: string[]; passwords: string[] } {
+  if (typeof target === 'string') return { urls: [target], passwords: [] };
+  if (target) return redisTargetSecrets(target);
+  const { REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS, REDIS_PASSWORD } = process.env;
+  const urls = [REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS].flatMap((value) => (value ? value.split(',').map((url) => url.trim()) : []));
+  return { urls, passwords: REDIS_PASSWORD ? [REDIS_PASSWORD] : [] };
 }
 
 async function applyViews(config: Config, storage: Storage, logger: Logger): Promise<void> {

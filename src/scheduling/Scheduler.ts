@@ -1,5 +1,5 @@
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/RedisTarget.js';
 import type { Config, JobConfig } from '../config/schema.js';
 import { launchTick } from '../jobs/launchTick.js';
 import type { Queues } from '../jobs/queues.js';
@@ -35,7 +35,7 @@ export class Scheduler {
     private readonly queues: Queues,
     /** Where ticks and their runs are opened, fan-out values read and overlapping runs found. */
     private readonly store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly logger: Logger,
     /** Applies the jobs' retention of stored pages daily; absent, nothing is pruned. */
     private readonly retention?: PageRetention,

@@ -5,7 +5,8 @@ import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
 import type { TickRun } from '../../src/storage/ticks/JobTicks.js';
 import { openStorage } from '../../src/storage/database/database.js';
 import { openRunStore, type RunStore } from '../../src/storage/runStore.js';
-import { openQueues, redisConnection, type Queues } from '../../src/jobs/queues.js';
+import { openQueues, type Queues } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { cpuBetween, cpuSnapshot, type CpuSeconds } from './processCpu.js';
 import { settleDatabase } from './settleDatabase.js';
 import { waitForNotices } from './webhookNotices.js';
@@ -70,7 +71,7 @@ interface RunRow {
 export async function measureRuns(options: RunsToMeasure): Promise<MeasuredRuns[]> {
   const config = parseConfig(options.configTree, 'bench config', {});
   const worker = await startWorkerChild({ configTree: options.configTree, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl, nodeArgs: options.nodeArgs, env: options.env });
-  const connection = redisConnection(options.redisUrl, 'worker');
+  const connection = openRedis(options.redisUrl, 'worker');
   const queues = openQueues(connection, config.worker);
   // Where `enqueue` opens each job's tick and its runs, as the CLI does.
   const storage = openStorage(options.databaseUrl, { max: 2 });

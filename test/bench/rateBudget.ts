@@ -4,7 +4,8 @@ import pg from 'pg';
 import { request } from 'undici';
 import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
-import { openQueues, redisConnection } from '../../src/jobs/queues.js';
+import { openQueues } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { openStorage } from '../../src/storage/database/database.js';
 import { KEPT_TIMESTAMPS } from '../../src/simulator/control/RequestStats.js';
 import { openRunStore } from '../../src/storage/runStore.js';
@@ -97,7 +98,7 @@ export async function measureRateBudget(options: RateBudgetOptions): Promise<Rat
   const prefix = `bench-rate-${randomBytes(4).toString('hex')}`;
   const { tree } = benchConfigTree({ sim, txJobs: [], rateBudgetQueries: queries, rateLimit: { max: setting.max, durationMs: setting.durationMs }, prefix, concurrency: CONCURRENCY });
   const config = parseConfig(tree, 'bench rate budget config', {});
-  const connection = redisConnection(options.redisUrl, 'worker');
+  const connection = openRedis(options.redisUrl, 'worker');
   const queues = openQueues(connection, config.worker);
   const storage = openStorage(options.databaseUrl, { max: 2 });
   const workers: WorkerChild[] = [];

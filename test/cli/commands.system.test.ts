@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/redis/RedisTarget.js';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { findJob } from '../../src/config/jobs/resolveQuery.js';
 import { openRunStore } from '../../src/storage/runStore.js';
 import { planTick } from '../../src/sync/planTick.js';
 import type { ConfigInput } from '../../src/config/schema.js';
-import { redisConnection } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { startFeedsync, waitFor, writeConfig } from '../support/feedsyncProcess.js';
@@ -18,7 +18,7 @@ let database: TestDatabase;
 let worker: WorkerProcess;
 let configFile: string;
 let tree: ConfigInput;
-let redis: Redis;
+let redis: RedisClient;
 
 beforeAll(async () => {
   simulator = await startSimulator({ seed: 12, music: { artists: 300, users: 3, playsPerUser: 30 }, chain: { initialHead: 200, blockIntervalMs: 0 } });
@@ -40,8 +40,8 @@ beforeAll(async () => {
     worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0, attempts: 1 },
   };
   configFile = await writeConfig(tree);
-  redis = redisConnection(inject('redisUrl'), 'worker');
-  worker = await WorkerProcess.open({ config: parseConfig(tree, 'test', {}), redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+  redis = openRedis(inject('redisUrl'), 'worker');
+  worker = await WorkerProcess.open({ config: parseConfig(tree, 'test', {}), redis: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
   await worker.start();
 }, 60_000);
 afterAll(async () => {

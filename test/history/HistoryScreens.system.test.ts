@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
 import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
-import { redisConnection } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { launchChromium } from '../support/chromium.js';
@@ -71,7 +71,7 @@ function configOf(upstreamUrl: string): Config {
 /** Runs a job's tick to its end and its notice to the receiver. */
 async function tickOf(config: Config, job: string): Promise<void> {
   const { tick, runs } = await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, job);
-  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const connection = openRedis(inject('redisUrl'), 'worker');
   await waitForRuns(connection, feedsync.queues, feedsync.runtime.store.claims, runs, 30_000).finally(() => connection.disconnect());
   await waitFor(`the notice of ${job}'s tick`, async () => {
     const { rows } = await database.pool.query<{ state: string }>('select state from notices where tick_id = $1', [tick.id]);
@@ -83,7 +83,7 @@ beforeAll(async () => {
   simulator = await startSimulator({ seed: 21, music: { artists: 300, users: 3, playsPerUser: 10 }, chain: { initialHead: 100, blockIntervalMs: 0 } });
   database = await createTestDatabase();
   const config = configOf(await startUpstream());
-  feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
+  feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
   await feedsync.start();
   base = feedsync.httpUrl!;
   for (const job of ['artists', 'artists', 'capped', 'mixed', 'broken', 'dirty']) await tickOf(config, job);

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, inject, vi } from 'vitest';
 import { RateLimitUnavailableError, RedisRateLimiter } from '../../src/http/RedisRateLimiter.js';
-import { redisConnection } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
+import type { RedisClient } from '../../src/redis/RedisTarget.js';
 
-const connections: Redis[] = [];
+const connections: RedisClient[] = [];
 afterAll(() => connections.forEach((connection) => connection.disconnect()));
 
 function maxInAnyWindow(times: number[], windowMs: number): number {
@@ -49,7 +50,7 @@ describe('RedisRateLimiter', () => {
   });
 
   it('fails with RateLimitUnavailableError naming the source when Redis cannot be reached', async () => {
-    const unreachable = redisConnection('redis://127.0.0.1:1', 'producer');
+    const unreachable = openRedis('redis://127.0.0.1:1', 'producer');
     connections.push(unreachable);
     const limiter = new RedisRateLimiter(unreachable, 'music', 5, 500, 'test');
 

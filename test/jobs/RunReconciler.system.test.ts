@@ -6,7 +6,8 @@ import type { Config } from '../../src/config/schema.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { AbandonedRuns } from '../../src/jobs/AbandonedRuns.js';
-import { openQueues, redisConnection, SYNC_QUEUE, type Queues } from '../../src/jobs/queues.js';
+import { openQueues, SYNC_QUEUE, type Queues } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { RunReconciler } from '../../src/jobs/RunReconciler.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { tickNotice } from '../../src/notices/tickNotice.js';
@@ -54,7 +55,7 @@ function configWith(worker: Record<string, unknown> = {}, jobs = ['artists']): C
 }
 
 function openTestQueues(config: Config): Queues {
-  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const connection = openRedis(inject('redisUrl'), 'worker');
   const queues = openQueues(connection, config.worker);
   closers.push(async () => {
     await queues.close();
@@ -86,7 +87,7 @@ function reconcilerFor(config: Config, queues: Queues, idleForMs = 0, tickNotice
   const store = openRunStore(database.db, { tickNoticeFor: tickNotices ? tickNotice : undefined });
   const logger = capturingLogger().logger;
   const abandoned = new AbandonedRuns({ store, logger, metrics: undefined, noticeFor: completionNotice, requestDrain: () => Promise.resolve() });
-  const redis = redisConnection(inject('redisUrl'), 'worker');
+  const redis = openRedis(inject('redisUrl'), 'worker');
   closers.push(() => Promise.resolve(redis.disconnect()));
   return new RunReconciler({ config, store, logger }, queues, redis, abandoned, { intervalMs: 0, idleForMs, changedWithinMs: 86_400_000 });
 }
@@ -116,7 +117,7 @@ async function runCrashedTwiceThenRequeued(config: Config, queues: Queues): Prom
 
 /** A worker process on `config`, its own sweeps off (the test sweeps). */
 async function startWorker(config: Config): Promise<void> {
-  const feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+  const feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
   closers.push(() => feedsync.close());
   await feedsync.start();
 }
@@ -125,7 +126,7 @@ describe('RunReconciler', () => {
   it('in a worker process, queues again by itself a run whose queue job is gone, and the run resumes from its checkpoint to the end', async () => {
     const config = configWith({ reconcileIntervalMs: 200, reconcileAfterMs: 1000 });
     const runId = await runWithoutJob(config, queuedRunKey('artists', 0, randomUUID()));
-    const feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+    const feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
     closers.push(() => feedsync.close());
     await feedsync.start();
     await waitFor('the run to succeed', async () => (await runRow(runId))?.status === 'succeeded', 30_000);
@@ -257,7 +258,7 @@ describe('RunReconciler', () => {
     const runKey = queuedRunKey('artists', 0, randomUUID());
     const runId = await runWithoutJob(config, runKey);
     // A processor that fails the job for good and never touches the run row.
-    const connection = redisConnection(inject('redisUrl'), 'worker');
+    const connection = openRedis(inject('redisUrl'), 'worker');
     const failing = new Worker(SYNC_QUEUE, () => Promise.reject(new UnrecoverableError('lost in a crash')), { connection, prefix: config.worker.prefix });
     closers.push(async () => {
       await failing.close();

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vi
 import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config, ConfigInput } from '../../src/config/schema.js';
 import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
-import { redisConnection } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import type { TickRun } from '../../src/storage/ticks/JobTicks.js';
@@ -61,7 +61,7 @@ let logged: string[] = [];
 async function start(config: Config) {
   const capture = capturingLogger();
   logged = capture.lines;
-  feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capture.logger, roles: { worker: true, scheduler: false } });
+  feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: database.url, logger: capture.logger, roles: { worker: true, scheduler: false } });
   await feedsync.start();
   return feedsync;
 }
@@ -69,7 +69,7 @@ async function start(config: Config) {
 async function runNow(config: Config, job: string) {
   const process = await start(config);
   const { runs } = await enqueueRuns(config, process.runtime.store, process.queues, job);
-  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const connection = openRedis(inject('redisUrl'), 'worker');
   try {
     const [end] = await waitForRuns(connection, process.queues, process.runtime.store.claims, runs, 20_000);
     return { run: runs[0]!, end: end! };
@@ -219,7 +219,7 @@ describe('SyncWorker', () => {
     for (let i = 0; i < 3; i++) runs.push(...(await enqueueRuns(config, process.runtime.store, process.queues, 'artists')).runs);
     await waitFor('every run to succeed', async () => (await Promise.all(runs.map((run) => runRow(run.runId)))).every((row) => row?.status === 'succeeded'), 20_000);
     await waitFor('the queue to keep one completed job', async () => (await process.queues.sync.getJobCountByTypes('completed')) === 1);
-    const connection = redisConnection(inject('redisUrl'), 'worker');
+    const connection = openRedis(inject('redisUrl'), 'worker');
     const ends = await waitForRuns(connection, process.queues, process.runtime.store.claims, runs, 20_000).finally(() => connection.disconnect());
     expect(ends.map((end) => end.ok && end.result.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect(ends.map((end) => end.ok && end.result.runId)).toEqual(runs.map((run) => run.runId));
@@ -232,7 +232,7 @@ describe('SyncWorker', () => {
     // Redis trims a stream in whole nodes (100 entries): enough runs that an uncapped stream is well past that.
     const count = 40;
     for (let i = 0; i < count; i++) runs.push(...(await enqueueRuns(config, process.runtime.store, process.queues, 'artists')).runs);
-    const connection = redisConnection(inject('redisUrl'), 'worker');
+    const connection = openRedis(inject('redisUrl'), 'worker');
     await waitForRuns(connection, process.queues, process.runtime.store.claims, runs, 20_000).finally(() => connection.disconnect());
     expect(await process.queues.sync.getJobCountByTypes('completed')).toBe(2);
     const redis = new Redis(inject('redisUrl'));

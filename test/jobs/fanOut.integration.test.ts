@@ -42,7 +42,7 @@ function configOf(jobs: ConfigInput['jobs']): Config {
 }
 
 async function worker(config: Config): Promise<WorkerProcess> {
-  feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger('warn').logger, roles: { worker: true, scheduler: false } });
+  feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger('warn').logger, roles: { worker: true, scheduler: false } });
   await feedsync.start();
   return feedsync;
 }

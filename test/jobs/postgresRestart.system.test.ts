@@ -33,7 +33,7 @@ describe('a worker whose Postgres restarts mid-run', () => {
       'test',
       {},
     );
-    const feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+    const feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
     await feedsync.start();
     try {
       const pool = feedsync.runtime.storage.pool;
@@ -71,7 +71,7 @@ describe('a worker whose Postgres restarts mid-run', () => {
       'test',
       {},
     );
-    const feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
+    const feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false } });
     await feedsync.start();
     try {
       const pool = feedsync.runtime.storage.pool;

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { workerSchema } from '../../src/config/worker/workerSchema.js';
-import { NOTIFY_QUEUE, openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
+import { NOTIFY_QUEUE, openQueues, queueOutboxDrain, type Queues } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { waitFor } from '../support/feedsyncProcess.js';
 
 const closers: (() => Promise<unknown> | void)[] = [];
@@ -11,7 +12,7 @@ afterEach(async () => {
 });
 
 function notifyQueue(): Queues {
-  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const connection = openRedis(inject('redisUrl'), 'worker');
   const queues = openQueues(connection, workerSchema.parse({ prefix: `test-${randomBytes(4).toString('hex')}` }));
   closers.push(() => connection.disconnect(), () => queues.close());
   return queues;
@@ -22,7 +23,7 @@ function heldDrains(queues: Queues) {
   let drains = 0;
   let ended = 0;
   let release: () => void = () => undefined;
-  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const connection = openRedis(inject('redisUrl'), 'worker');
   const worker = new Worker(
     NOTIFY_QUEUE,
     () => {
@@ -38,7 +39,7 @@ function heldDrains(queues: Queues) {
 
 /** Drains queued and not yet ended, whether waiting, running or delayed. */
 const drainsLeft = async (queues: Queues) => {
-  const counts = await queues.notify.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'paused');
+  const counts = await queues.notify.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
   return Object.values(counts).reduce((sum, count) => sum + count, 0);
 };
 

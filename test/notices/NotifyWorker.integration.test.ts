@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/redis/RedisTarget.js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config/worker/webhookSchema.js';
 import { workerSchema } from '../../src/config/worker/workerSchema.js';
 import { NotifyWorker } from '../../src/notices/NotifyWorker.js';
-import { openQueues, queueOutboxDrain, redisConnection, type Queues } from '../../src/jobs/queues.js';
+import { openQueues, queueOutboxDrain, type Queues } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { completionNotice } from '../../src/notices/completionNotice.js';
 import { noAttempts, NoticeOutbox } from '../../src/notices/NoticeOutbox.js';
 import { openRunStore } from '../../src/storage/runStore.js';
@@ -15,7 +16,7 @@ import { createTestDatabase, type TestDatabase } from '../support/testDatabase.j
 
 let database: TestDatabase;
 let receiver: TestReceiver;
-let connections: Redis[] = [];
+let connections: RedisClient[] = [];
 let queues: Queues | undefined;
 let worker: NotifyWorker | undefined;
 /** Runs the current test made: deleting them deletes their notices and attempts (cascade). */
@@ -42,8 +43,8 @@ afterAll(async () => {
 /** A notify worker over the test database's outbox, or over `outbox` when given (a stub at that seam). */
 async function startNotifyWorker(options: { webhook?: Partial<WebhookConfig>; outbox?: NoticeOutbox } = {}): Promise<{ worker: NotifyWorker; queues: Queues }> {
   const webhook: WebhookConfig = { baseUrl: receiver.baseUrl, uuid: randomUUID(), secret: undefined, timeoutMs: 2_000, concurrency: 4, retryScheduleMs: [60_000], giveUpAfterMs: 3_600_000, notices: 'run', ...options.webhook };
-  const shared = redisConnection(inject('redisUrl'), 'worker');
-  const own = redisConnection(inject('redisUrl'), 'worker');
+  const shared = openRedis(inject('redisUrl'), 'worker');
+  const own = openRedis(inject('redisUrl'), 'worker');
   connections = [shared, own];
   const opened = openQueues(shared, workerSchema.parse({ prefix: `test-${randomBytes(4).toString('hex')}` }));
   // No sweep during a test: every drain is one the test asked for (the first, at start, finds nothing).

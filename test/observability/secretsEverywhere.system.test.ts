@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { redisConnection } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { freePort } from '../../src/localstack/freePort.js';
 import { enqueueByCli, startedFeedsync, startFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
 import { startLocalApi, type LocalApi } from '../support/localApi.js';
@@ -98,7 +98,7 @@ afterAll(async () => {
 
 /** Each key of the queue's prefix in Redis, with its contents as text, whatever its type. */
 async function redisContents(): Promise<string> {
-  const redis = redisConnection(inject('redisUrl'), 'producer');
+  const redis = openRedis(inject('redisUrl'), 'producer');
   try {
     const keys = await redis.keys(`${prefix}:*`);
     const contents = await Promise.all(
@@ -106,9 +106,9 @@ async function redisContents(): Promise<string> {
         const type = await redis.type(key);
         if (type === 'string') return redis.get(key);
         if (type === 'hash') return redis.hgetall(key);
-        if (type === 'list') return redis.lrange(key, 0, -1);
+        if (type === 'list') return redis.lrange(key, '0', '-1');
         if (type === 'set') return redis.smembers(key);
-        if (type === 'zset') return redis.zrange(key, 0, -1, 'WITHSCORES');
+        if (type === 'zset') return redis.zrange(key, '0', '-1', 'WITHSCORES');
         if (type === 'stream') return redis.xrange(key, '-', '+');
         return `unread type ${type}`;
       }),

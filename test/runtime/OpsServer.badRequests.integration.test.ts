@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/redis/RedisTarget.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseConfig } from '../../src/config/loading/loadConfig.js';
-import { openQueues, redisConnection, type Queues } from '../../src/jobs/queues.js';
+import { openQueues, type Queues } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { FeedsyncMetrics } from '../../src/observability/FeedsyncMetrics.js';
 import { openRuntime, type Runtime } from '../../src/runtime/openRuntime.js';
 import { OpsServer } from '../../src/runtime/OpsServer.js';
@@ -12,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../support/testDatabase.j
 import { OPS_USER, opsRequestRows } from './opsRequestRows.js';
 
 let database: TestDatabase;
-let redis: Redis;
+let redis: RedisClient;
 let queues: Queues;
 let runtime: Runtime;
 let server: OpsServer;
@@ -29,7 +30,7 @@ beforeAll(async () => {
     'test',
     {},
   );
-  redis = redisConnection(inject('redisUrl'), 'worker');
+  redis = openRedis(inject('redisUrl'), 'worker');
   queues = openQueues(redis, config.worker);
   runtime = await openRuntime(config, { databaseUrl: database.url, logger: capturingLogger().logger, migrate: false });
   server = new OpsServer({ runtime, queues, redis, metrics: new FeedsyncMetrics(), dashboardAuth: OPS_USER });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { enqueueRuns, waitForRuns } from '../../src/jobs/enqueueRuns.js';
-import { redisConnection } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { WorkerProcess } from '../../src/runtime/WorkerProcess.js';
 import { DASHBOARD_CSP } from '../../src/runtime/securityHeaders.js';
 import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';
@@ -33,11 +33,11 @@ beforeAll(async () => {
     'test',
     {},
   );
-  feedsync = await WorkerProcess.open({ config, redisUrl: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
+  feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: postgres.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
   await feedsync.start();
   base = feedsync.httpUrl!;
   const runs = [...(await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'artists')).runs, ...(await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, 'capped')).runs];
-  const connection = redisConnection(inject('redisUrl'), 'worker');
+  const connection = openRedis(inject('redisUrl'), 'worker');
   await waitForRuns(connection, feedsync.queues, feedsync.runtime.store.claims, runs, 20_000).finally(() => connection.disconnect());
 }, 60_000);
 afterAll(async () => {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { enqueueRuns } from '../../src/jobs/enqueueRuns.js';
-import { openQueues, redisConnection } from '../../src/jobs/queues.js';
+import { openQueues } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import type { TickNotice } from '../../src/notices/tickNotice.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { openRunStore } from '../../src/storage/runStore.js';
@@ -55,7 +56,7 @@ describe('a fan-out tick under crashes', () => {
     const workers = [await start(), await start()];
 
     const config = parseConfig(tree, 'test', {});
-    const connection = redisConnection(inject('redisUrl'), 'producer');
+    const connection = openRedis(inject('redisUrl'), 'producer');
     const queues = openQueues(connection, config.worker);
     const { tick, runs } = await enqueueRuns(config, openRunStore(database.db), queues, 'blocks').finally(async () => {
       await queues.close();

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { workerSchema } from '../../src/config/worker/workerSchema.js';
-import { openQueues, redisConnection } from '../../src/jobs/queues.js';
+import { openQueues } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 import { startRedisServer, type RedisServer } from '../../src/localstack/redisServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { enqueueByCli, startedFeedsync, waitFor, writeConfig, type FeedsyncProcess } from '../support/feedsyncProcess.js';
@@ -56,7 +57,7 @@ function config(overrides: { worker?: ConfigInput['worker']; rateLimit?: { max: 
 
 /** Every job of the sync queue under `prefix`, whatever its state. */
 async function syncJobs(prefix: string) {
-  const connection = redisConnection(inject('redisUrl'), 'producer');
+  const connection = openRedis(inject('redisUrl'), 'producer');
   const queues = openQueues(connection, workerSchema.parse({ prefix }));
   try {
     return await queues.sync.getJobs(['active', 'waiting', 'delayed', 'prioritized', 'completed', 'failed']);

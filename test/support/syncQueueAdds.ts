@@ -1,5 +1,6 @@
 import { QueueEvents } from 'bullmq';
-import { redisConnection, SYNC_QUEUE } from '../../src/jobs/queues.js';
+import { SYNC_QUEUE } from '../../src/jobs/queues.js';
+import { openRedis } from '../../src/redis/openRedis.js';
 
 /** The sync queue's adds as BullMQ reports them, job ids in order of arrival. */
 export interface SyncQueueAdds {
@@ -12,7 +13,7 @@ export interface SyncQueueAdds {
 
 /** Watches the 'added' and 'duplicated' events of the sync queue under `prefix`, from its first event on. */
 export async function watchSyncQueueAdds(redisUrl: string, prefix: string): Promise<SyncQueueAdds> {
-  const connection = redisConnection(redisUrl, 'worker');
+  const connection = openRedis(redisUrl, 'worker');
   const events = new QueueEvents(SYNC_QUEUE, { connection, prefix, lastEventId: '0' });
   const adds: SyncQueueAdds = {
     added: [],

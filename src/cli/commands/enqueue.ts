@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import { enqueueRuns, waitForRuns } from '../../jobs/enqueueRuns.js';
-import { openQueues, redisConnection } from '../../jobs/queues.js';
+import { openQueues } from '../../jobs/queues.js';
+import { connectRedis, openRedis } from '../../redis/openRedis.js';
+import { redisTargetFromEnv } from '../redisEnv.js';
 import { openRuntime } from '../../runtime/openRuntime.js';
 import { integerFlag, nonEmptyFlag, requireEnv } from '../options.js';
 import { printableLine } from '../terminalText.js';
@@ -29,19 +31,16 @@ export function registerEnqueueCommand(program: Command): void {
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (job: string, options: EnqueueOptions) => {
       const config = await loadConfig(options.config);
-      const redisUrl = requireEnv('REDIS_URL');
-      // Fails fast when Redis is down, rather than queueing commands in memory.
-      const connection = redisConnection(redisUrl, 'producer');
+      const target = redisTargetFromEnv();
+      // Redis is checked (reached, and of the topology its variable says) before the tick and its
+      // runs are written to Postgres, where they would wait for a queue that is not there.
+      const connection = await connectRedis(target, 'producer');
       const queues = openQueues(connection, config.worker);
-      // Redis is checked before the tick and its runs are written to Postgres, where they would wait for a queue that is not there.
-      const runtime = await queues.sync
-        .waitUntilReady()
-        .then(() => openRuntime(config, { databaseUrl: requireEnv('DATABASE_URL'), poolSize: 2 }))
-        .catch(async (error: unknown) => {
-          await queues.close();
-          connection.disconnect();
-          throw error;
-        });
+      const runtime = await openRuntime(config, { databaseUrl: requireEnv('DATABASE_URL'), redis: target, poolSize: 2 }).catch(async (error: unknown) => {
+        await queues.close();
+        connection.disconnect();
+        throw error;
+      });
       try {
         const { tick, runs } = await enqueueRuns(config, runtime.store, queues, job, { queryIndex: options.query, value: options.value });
         for (const run of runs) process.stdout.write(`${run.runId}\n`);
@@ -51,7 +50,7 @@ export function registerEnqueueCommand(program: Command): void {
           return;
         }
         if (!options.wait) return;
-        const events = redisConnection(redisUrl, 'worker');
+        const events = openRedis(target, 'worker');
         const ends = await waitForRuns(events, queues, runtime.store.claims, runs, options.timeout === undefined ? undefined : options.timeout * 1000).finally(() => events.disconnect());
         for (const end of ends) {
           if (end.ok) {

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE } from '../../config/loading/loadConfig.js';
 import { loadReadOnlySettings } from '../../config/loading/readOnlySettings.js';
-import { openQueues, queueOutboxDrain, redisConnection } from '../../jobs/queues.js';
+import { openQueues, queueOutboxDrain } from '../../jobs/queues.js';
+import { connectRedis } from '../../redis/openRedis.js';
+import { redisTargetFromEnv } from '../redisEnv.js';
 import { listNotices, markForRedelivery } from '../../notices/noticeLog.js';
 import { openStorage, type Database } from '../../storage/database/database.js';
 import { integerFlag, requireEnv } from '../options.js';
@@ -55,7 +57,7 @@ export function registerNoticesCommand(program: Command): void {
       withDatabase(async (db) => {
         const { worker } = await loadReadOnlySettings(options.config);
         if (!(await markForRedelivery(db, id))) throw new Error(`no notice with id ${id}`);
-        const connection = redisConnection(requireEnv('REDIS_URL'), 'producer');
+        const connection = await connectRedis(redisTargetFromEnv(), 'producer');
         const queues = openQueues(connection, worker);
         try {
           await queueOutboxDrain(queues);

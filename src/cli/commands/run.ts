@@ -1,17 +1,19 @@
 import type { Command } from 'commander';
-import type { Redis } from 'ioredis';
+import { redisTargetVariable, type RedisClient } from '../../redis/RedisTarget.js';
 import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import { findJob } from '../../config/jobs/resolveQuery.js';
 import type { SourceConfig } from '../../config/schema.js';
 import { sharedRateLimits } from '../../http/RedisRateLimiter.js';
-import { redisConnection } from '../../jobs/queues.js';
+import { connectRedis } from '../../redis/openRedis.js';
+import { RedisTopologyError } from '../../redis/checkRedisTopology.js';
+import { optionalRedisTarget } from '../redisEnv.js';
 import { noticeIdFor } from '../../notices/completionNotice.js';
 import { openRuntime } from '../../runtime/openRuntime.js';
 import { runJobNow } from '../../sync/runJobNow.js';
 import { SourceRegistry } from '../../sync/SourceRegistry.js';
 import type { RunSummary } from '../../sync/syncQuery.js';
-import { integerFlag, nonEmptyFlag, optionalEnv, requireEnv } from '../options.js';
+import { integerFlag, nonEmptyFlag, requireEnv } from '../options.js';
 import { ProgressLine } from '../ProgressLine.js';
 import { printableLine } from '../terminalText.js';
 import { tickSummary } from '../tickSummary.js';
@@ -31,20 +33,18 @@ export function formatSummary(job: string, summary: RunSummary): string {
 }
 
 /**
- * With REDIS_URL set, a one-off run keeps to the rate limit the workers share through Redis;
- * without it, or for a source without a limit, no Redis is needed.
+ * With Redis set (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS), a one-off run keeps to the
+ * rate limit the workers share through Redis; without it, or for a source without a limit, no
+ * Redis is needed.
  */
-async function sharedLimitRedis(source: SourceConfig | undefined): Promise<Redis | undefined> {
-  const redisUrl = optionalEnv('REDIS_URL');
-  if (!redisUrl || !source?.rateLimit) return undefined;
-  const redis = redisConnection(redisUrl, 'producer');
-  try {
-    await redis.ping();
-  } catch (error) {
-    redis.disconnect();
-    throw new Error('REDIS_URL: Redis did not answer, and the run must keep to the rate limit the workers share there. Start it, or unset REDIS_URL to keep the limit in this process alone.', { cause: error });
-  }
-  return redis;
+async function sharedLimitRedis(source: SourceConfig | undefined): Promise<RedisClient | undefined> {
+  const target = optionalRedisTarget();
+  if (!target || !source?.rateLimit) return undefined;
+  const variable = redisTargetVariable(target);
+  return connectRedis(target, 'producer').catch((error: unknown) => {
+    if (error instanceof RedisTopologyError) throw error;
+    throw new Error(`${variable}: Redis did not answer, and the run must keep to the rate limit the workers share there. Start it, or unset ${variable} to keep the limit in this process alone.`, { cause: error });
+  });
 }
 
 export function registerRunCommand(program: Command): void {

@@ -4,7 +4,7 @@ import { loadConfig } from '../../config/loading/loadConfig.js';
 import type { JobConfig } from '../../config/schema.js';
 import { enqueueRuns, waitForRuns, type RunEnd } from '../../jobs/enqueueRuns.js';
 import type { TickRun } from '../../storage/ticks/JobTicks.js';
-import { redisConnection } from '../../jobs/queues.js';
+import { openRedis } from '../../redis/openRedis.js';
 import { WorkerProcess } from '../../runtime/WorkerProcess.js';
 import { ensureLocalStack } from '../../localstack/localStack.js';
 import { createLogger } from '../../observability/logger.js';
@@ -49,7 +49,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     }
     feedsync = await WorkerProcess.open({
       config,
-      redisUrl: stack.redisUrl,
+      redis: stack.redisUrl,
       databaseUrl: stack.databaseUrl,
       logger: createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }),
       roles: { worker: true, scheduler: false },
@@ -59,7 +59,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     const runs: TickRun[] = [];
     const tickIds: string[] = [];
     const ends: RunEnd[] = [];
-    const connection = redisConnection(stack.redisUrl, 'worker');
+    const connection = openRedis(stack.redisUrl, 'worker');
     try {
       // Jobs that fan out over stored records go once the others have stored theirs.
       const readsStored = (job: JobConfig) => job.queries.some((query) => query.forEach?.kind !== undefined);

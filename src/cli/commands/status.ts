@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { INT32_MAX } from '../../config/bounds.js';
 import { DEFAULT_CONFIG_FILE } from '../../config/loading/loadConfig.js';
 import { loadReadOnlySettings } from '../../config/loading/readOnlySettings.js';
-import { openQueues, redisConnection } from '../../jobs/queues.js';
+import { openQueues } from '../../jobs/queues.js';
+import { connectRedis } from '../../redis/openRedis.js';
+import { redisTargetFromEnv } from '../redisEnv.js';
 import { openStorage } from '../../storage/database/database.js';
 import { recentRuns } from '../../storage/runs/recentRuns.js';
 import { recentTicks } from '../../storage/ticks/recentTicks.js';
@@ -28,8 +30,8 @@ export function registerStatusCommand(program: Command): void {
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
     .action(async (options: StatusOptions) => {
       const { worker } = await loadReadOnlySettings(options.config);
+      const connection = await connectRedis(redisTargetFromEnv(), 'producer');
       const storage = openStorage(requireEnv('DATABASE_URL'), { max: 2 });
-      const connection = redisConnection(requireEnv('REDIS_URL'), 'producer');
       const queues = openQueues(connection, worker);
       try {
         const [ticks, runs, sync, notify, activeJobs] = await Promise.all([

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import { WorkerProcess } from '../../runtime/WorkerProcess.js';
 import { dashboardCredentials, requireEnv } from '../options.js';
+import { redisTargetFromEnv } from '../redisEnv.js';
 import { untilStopSignal } from '../stopSignal.js';
 
 interface ProcessOptions {
@@ -13,7 +14,7 @@ async function runUntilSignal(roles: { worker: boolean; scheduler: boolean }, op
   const config = await loadConfig(options.config);
   const feedsync = await WorkerProcess.open({
     config,
-    redisUrl: requireEnv('REDIS_URL'),
+    redis: redisTargetFromEnv(),
     databaseUrl: requireEnv('DATABASE_URL'),
     roles,
     // The scheduler alone serves nothing, so it never competes for the worker's port.
