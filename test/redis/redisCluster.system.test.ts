@@ -32,9 +32,9 @@ afterAll(async () => {
 });
 
 /** Artist search with a shared rate limit, so that its Redis script runs on the cluster too. */
-function config(schedule?: string): ConfigInput {
+function config(schedule?: string, rateLimit = { max: 50, durationMs: 1000 }, queries = 1): ConfigInput {
   const sources = simulatorSources(simulator);
-  sources.music!.rateLimit = { max: 50, durationMs: 1000 };
+  sources.music!.rateLimit = rateLimit;
   return {
     sources,
     jobs: [
@@ -44,10 +44,10 @@ function config(schedule?: string): ConfigInput {
         ...(schedule ? { schedule: { cron: schedule }, overlap: 'queue' as const } : {}),
         records: { path: 'results.artistmatches.artist', kind: 'artist' },
         paging: { limit: 50 },
-        queries: [{ q: 'a', params: { method: 'artist.search' } }],
+        queries: Array.from({ length: queries }, (_, i) => ({ q: ['a', 'e', 'i', 'o'][i % 4]!, params: { method: 'artist.search' } })),
       },
     ],
-    worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0 },
+    worker: { prefix: `test-${randomBytes(4).toString('hex')}`, httpPort: 0, concurrency: 2 },
   };
 }
 
@@ -104,6 +104,17 @@ describe('feedsync on a 3-master Redis Cluster', () => {
     }, 30_000);
     const { rows: runs } = await database.pool.query<{ status: string }>('select distinct status from sync_runs');
     expect(runs.map((run) => run.status)).toEqual(['succeeded']);
+  }, 60_000);
+
+  it('holds a source rate limit across two workers on the cluster, measured at the simulator', async () => {
+    const file = await writeConfig(config(undefined, { max: 5, durationMs: 1000 }, 4));
+    await Promise.all([spawn('worker', file), spawn('worker', file)]);
+    simulator.resetStats();
+    const enqueue = startFeedsync(['enqueue', 'artists', '--config', file], clusterEnv());
+    processes.push(enqueue);
+    expect((await enqueue.exited).code, enqueue.output()).toBe(0);
+    await waitFor('20 requests', () => simulator.stats().music.count >= 20, 30_000);
+    expect(simulator.stats().music.maxPerSecond).toBeLessThanOrEqual(5);
   }, 60_000);
 
   it('refuses REDIS_URL naming one node of the cluster before enqueue writes anything to Postgres', async () => {
