@@ -22,11 +22,24 @@ interface Results {
     resyncRecordsPerS: number;
     smallRunsPerS: number;
     idleRssMB: number;
+    /** Absent from results of benches before the worker hosts phase. */
+    hostsRunsPerS1?: number;
+    hostsRunsPerS2?: number;
+    hostsRunsPerS4?: number;
+    hostsScaling2?: number;
+    hostsScaling4?: number;
     fastPathGains?: { path: string; firstSync: number; firstSyncRatios: string; resync: number; resyncRatios: string }[];
   };
 }
 
 const row = (cells: readonly (string | number)[]): string => `| ${cells.join(' | ')} |`;
+
+/** The worker hosts phase's runs/s, where the results have it. */
+function hostsLine(figures: Results['figures']): string[] {
+  const { hostsRunsPerS1: one, hostsRunsPerS2: two, hostsRunsPerS4: four, hostsScaling2, hostsScaling4 } = figures;
+  if (one === undefined || two === undefined || four === undefined) return [];
+  return [`Worker hosts (network namespaces), a latency-bound tick: ${one} runs/s on one, ${two} on two (×${hostsScaling2}), ${four} on four (×${hostsScaling4}).`];
+}
 
 /** The block of docs/benchmarks.md that results.json makes. */
 export function resultsBlock(results: Results): string {
@@ -35,6 +48,7 @@ export function resultsBlock(results: Results): string {
     '',
     `Run ${results.date} (${results.benchSeconds} s) on ${results.machine.cpus} cores (${results.machine.cpuModel}); node ${results.versions.node}, PostgreSQL ${results.versions.postgres}, Redis ${results.versions.redis}, BullMQ ${results.versions.bullmq}.`,
     `End to end: ${results.figures.e2eRecordsPerS.toLocaleString('en-US')} records/s on a first sync of ${results.sizes.big.toLocaleString('en-US')}, ${results.figures.resyncRecordsPerS.toLocaleString('en-US')} on its unchanged re-sync; ${results.figures.smallRunsPerS} one-page runs/s; an idle worker ${results.figures.idleRssMB} MB.`,
+    ...hostsLine(results.figures),
     '',
     row(['target', 'wanted', 'value', 'met']),
     row(['---', '---', '---', '---']),

@@ -13,6 +13,7 @@ import { machine, versions } from './environment.js';
 import { writeBenchmarksPage } from './benchmarksPage.js';
 import { fastPathLines, measureFastPaths } from './fastPaths.js';
 import { measureFetchParse } from './fetchParseLimit.js';
+import { measureHostsScaling } from './hostsScaling.js';
 import { measureIdleWorker } from './idleWorker.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { measureNaiveLoop } from './naiveLoop.js';
@@ -34,8 +35,8 @@ const cpuProfDir = profileAt >= 0 ? args[profileAt + 1] : undefined;
 const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
 
 const SIZES: Sizes = quick
-  ? { fastPathRecords: 20_000, fastPathAlternations: 1, big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1, fanOutValues: 2_000, storageResyncs: 5, rateBudgetSeconds: 20 }
-  : { fastPathRecords: 100_000, fastPathAlternations: 3, big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3, fanOutValues: 10_000, storageResyncs: 5, rateBudgetSeconds: 60 };
+  ? { fastPathRecords: 20_000, fastPathAlternations: 1, big: 200_000, bigPairs: 1, baseline: 20_000, limit100: 20_000, naive: 5_000, queueJobs: 5_000, queueConcurrency: 50, smallRuns: 1_000, smallRunsConcurrency: 64, smallRunsWarmUp: 1_000, smallRunsTrials: 1, fanOutValues: 2_000, storageResyncs: 5, rateBudgetSeconds: 20, hostsValues: 100 }
+  : { fastPathRecords: 100_000, fastPathAlternations: 3, big: 1_000_000, bigPairs: 3, baseline: 100_000, limit100: 200_000, naive: 20_000, queueJobs: 20_000, queueConcurrency: 50, smallRuns: 2_000, smallRunsConcurrency: 64, smallRunsWarmUp: 2_000, smallRunsTrials: 3, fanOutValues: 10_000, storageResyncs: 5, rateBudgetSeconds: 60, hostsValues: 400 };
 
 /** Block ranges that do not overlap (10 txs of the hot address per block): every first run's records are new. */
 const BIG = txListJob('tx-big', SIZES.big, 0, 1000);
@@ -170,6 +171,8 @@ try {
   say(`9. fast paths against their removal: ${SIZES.fastPathRecords.toLocaleString('en-US')} txs at limit 1000, first sync and re-sync, with and without each, ${SIZES.fastPathAlternations} alternation(s)…`);
   const fastPaths = await measureFastPaths({ sim, servers, job: txListJob('tx-fast-paths', SIZES.fastPathRecords, 0, 1000), alternations: SIZES.fastPathAlternations, say });
   for (const line of fastPathLines(fastPaths)) say(`   ${line}`);
+  say(`10. worker hosts: a latency-bound fan-out tick of ${SIZES.hostsValues} values on 1, 2 and 4 worker hosts, each a network namespace…`);
+  const hosts = await measureHostsScaling(SIZES.hostsValues, say);
 
   // Last: stopping its workers cuts runs, which it then removes (its own queue prefix and records kind).
   const rateBudgets: RateBudget[] = [];
@@ -198,9 +201,10 @@ try {
     `idle worker: \`node dist/cli/main.js worker\` (dist/ rebuilt first if a source is newer), on feedsync.yaml with the simulator's URLs; its VmRSS ${idleWorker.idleSeconds} s after /readyz first answers 200, then ${idleWorker.idleSeconds} s after \`feedsync enqueue transactions --wait\` (20,010 records) returns`,
     `fast paths: each of FEEDSYNC_FAST_PATHS_OFF's paths, and paging.guessNextPage, measured against its removal: ${SIZES.fastPathAlternations} alternation(s) of a first sync of ${SIZES.fastPathRecords} txs into emptied tables and then the same unchanged, in a fresh worker with the path and in one without (the order flipped each alternation); each figure the median of with / without`,
     'idleRssMB: the idle worker between runs (idleWorkerBetweenRunsRssMB); benchWorkerStartRssMB: the worker of the 1M run once /readyz answered, before any job',
+    `worker hosts: Postgres, Redis, the simulator and each worker on a network namespace host of its own (test/support/netns: veth pairs on a bridge, a private /24), the music endpoint answering after ${hosts.latencyMs} ms; at 1, 2 and 4 hosts, fresh \`feedsync worker\` processes as shipped (concurrency ${hosts.concurrency} each), an untimed warm-up tick, then a fan-out tick of ${SIZES.hostsValues} users' recent plays (one run each, 2 to 5 pages of 10, no notices) under a records kind of its own; runs/s from the tick's opening by \`feedsync enqueue\` to its last run's end (job_ticks); hostsScaling2 and hostsScaling4 = runs/s at 2 and 4 hosts over 1`,
     `rate budget: the explorer limited to max requests per durationMs (shared in Redis), that many worker processes on one config (concurrency 8 each) with one-page runs queued; arrival times are the simulator's; the ${SIZES.rateBudgetSeconds} s window opens 2 s after the first request; achievedPerS = requests from the window's first to a whole number of budgets later (so no wave is half counted), maxInAnyWindow = most arrivals in any durationMs from the first request on`,
   ];
-  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baselines, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets, fastPaths }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
+  const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baselines, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets, fastPaths, hosts }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   if (!quick) await writeBenchmarksPage();

@@ -3,6 +3,7 @@ import { cpuPerMillion, cpuPerMillionRow, cpuPerMillionTarget, type CpuPerMillio
 import type { Machine, Versions } from './environment.js';
 import type { FetchParseLimit } from './fetchParseLimit.js';
 import { fastPathTargets, type FastPathGain } from './fastPaths.js';
+import { hostsScalingOf, hostsScalingRow, hostsScalingTargets, runsPerSOn, type HostsScaling } from './hostsScaling.js';
 import { idleWorkerRow, type IdleWorker } from './idleWorker.js';
 import type { MeasuredRuns } from './measureRuns.js';
 import type { NaiveLoop } from './naiveLoop.js';
@@ -40,6 +41,8 @@ export interface Sizes {
   storageResyncs: number;
   /** How long each rate budget setting is measured. */
   rateBudgetSeconds: number;
+  /** Runs of the latency-bound tick measured at 1, 2 and 4 worker hosts. */
+  hostsValues: number;
 }
 
 /** The ceiling's pass, the naive loop, a first run of the large query and its unchanged re-sync, measured back to back. */
@@ -78,6 +81,8 @@ export interface Measurements {
   rateBudgets: RateBudget[];
   /** What each fast path buys against its removal (FEEDSYNC_FAST_PATHS_OFF). */
   fastPaths: FastPathGain[];
+  /** A latency-bound tick at 1, 2 and 4 worker hosts, each a network namespace. */
+  hosts: HostsScaling;
 }
 
 export interface Target {
@@ -197,6 +202,11 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     storageAfterResyncsMB: round(m.storage.afterResyncsMB, 1),
     fastPathGains: m.fastPaths.map((gain) => ({ path: gain.path, firstSync: round(gain.firstSync.median, 3), firstSyncRatios: gain.firstSync.ratios.map((ratio) => round(ratio, 3)).join(' / '), resync: round(gain.resync.median, 3), resyncRatios: gain.resync.ratios.map((ratio) => round(ratio, 3)).join(' / ') })),
     rateBudget: m.rateBudgets.map((budget) => ({ max: budget.max, durationMs: budget.durationMs, workers: budget.workers, achievedPerS: round(budget.achievedPerS, 2), maxInAnyWindow: budget.maxInAnyWindow })),
+    hostsRunsPerS1: round(runsPerSOn(m.hosts, 1), 1),
+    hostsRunsPerS2: round(runsPerSOn(m.hosts, 2), 1),
+    hostsRunsPerS4: round(runsPerSOn(m.hosts, 4), 1),
+    hostsScaling2: hostsScalingOf(m.hosts, 2),
+    hostsScaling4: hostsScalingOf(m.hosts, 4),
   };
   const ratios = {
     e2eVsLimit: round(m.big.recordsPerS / limit, 3),
@@ -224,6 +234,7 @@ export function buildReport(quick: boolean, sizes: Sizes, m: Measurements, conte
     simulatorStartTarget(m.simulatorStart),
     ...rateBudgetTargets(m.rateBudgets),
     ...fastPathTargets(m.fastPaths),
+    ...hostsScalingTargets(m.hosts),
   ];
   return { quick, date: new Date().toISOString(), benchSeconds: round(context.benchSeconds, 1), machine: context.machine, versions: context.versions, sizes, notes: context.notes, figures, ratios, targets, details: m };
 }
@@ -259,6 +270,7 @@ export function formatReport(report: Report): string {
     simulatorStartRow(m.simulatorStart),
     idleWorkerRow(m.idleWorker),
     ...m.rateBudgets.map(rateBudgetRow),
+    hostsScalingRow(m.hosts),
   ];
   const header = `feedsync bench${report.quick ? ' (QUICK: smaller sizes)' : ''} — ${report.date}
 machine: ${report.machine.cpus} cpus (${report.machine.cpuModel}), ${(report.machine.memoryMB / 1024).toFixed(1)} GB, ${report.machine.platform}

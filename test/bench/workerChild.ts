@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/localstack/freePort.js';
+import { withPrefix } from '../../src/localstack/processes.js';
 import { BUILT_CLI, ensureBuilt } from '../deploy/builtCli.js';
 import { imageEnv } from '../deploy/dockerfile.js';
 import { untilReady } from '../support/untilReady.js';
@@ -32,6 +33,10 @@ export interface WorkerChildOptions {
   nodeArgs?: string[];
   /** Extra environment, e.g. FEEDSYNC_FAST_PATHS_OFF. */
   env?: NodeJS.ProcessEnv;
+  /** Runs it on another host, e.g. a network namespace's (`ip netns exec NS`). Default: this one. */
+  commandPrefix?: readonly string[];
+  /** Where its health endpoint listens, and is polled from here (default 127.0.0.1). */
+  httpHost?: string;
 }
 
 /** Reads a `Vm*` line of /proc/<pid>/status, in MB. */
@@ -59,20 +64,21 @@ export const READY_TIMEOUT_MS = 30_000;
  */
 export async function startWorkerChild(options: WorkerChildOptions): Promise<WorkerChild> {
   await ensureBuilt();
+  const httpHost = options.httpHost ?? '127.0.0.1';
   const port = await freePort();
   const tree = options.configTree as { worker?: Record<string, unknown> };
   // A file, not the environment: a config of thousands of queries exceeds one variable's limit. JSON is YAML.
   const dir = await mkdtemp(join(tmpdir(), 'feedsync-bench-'));
   const configFile = join(dir, 'config.json');
-  await writeFile(configFile, JSON.stringify({ ...tree, worker: { ...tree.worker, httpHost: '127.0.0.1', httpPort: port } }));
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BUILT_CLI, 'worker', '--config', configFile], {
+  await writeFile(configFile, JSON.stringify({ ...tree, worker: { ...tree.worker, httpHost, httpPort: port } }));
+  const child = spawn(...withPrefix(options.commandPrefix ?? [], process.execPath, [...(options.nodeArgs ?? []), BUILT_CLI, 'worker', '--config', configFile]), {
     cwd: REPO_ROOT,
     // Its logs (stdout) go to the bench's stderr, apart from the report.
     stdio: ['ignore', process.stderr, 'inherit'],
     env: { ...shippedEnv(), REDIS_URL: options.redisUrl, DATABASE_URL: options.databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...options.env },
   });
   try {
-    await untilReady(child, `http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS);
+    await untilReady(child, `http://${httpHost}:${port}/readyz`, READY_TIMEOUT_MS);
   } catch (error) {
     await stopChild(child);
     await rm(dir, { recursive: true, force: true });
