@@ -18,14 +18,22 @@ export async function launchTick(config: Config, store: Pick<RunStore, 'ticks' |
   const opened = await store.ticks.open(plan);
   if (!opened) return undefined;
   const scheduledFor = plan.scheduledFor?.toISOString();
-  for (let first = 0; first < opened.runs.length; first += BULK) {
-    await queues.sync.addBulk(
-      opened.runs.slice(first, first + BULK).map((run) => {
-        const data: SyncJobData = { job: job.name, queryIndex: run.queryIndex, runKey: run.runKey, runId: run.runId, tickId: opened.tick.id };
-        if (run.value !== undefined) data.value = run.value;
-        if (scheduledFor) data.scheduledFor = scheduledFor;
-        return { name: 'sync', data, opts: { jobId: run.runKey } };
-      }),
+  try {
+    for (let first = 0; first < opened.runs.length; first += BULK) {
+      await queues.sync.addBulk(
+        opened.runs.slice(first, first + BULK).map((run) => {
+          const data: SyncJobData = { job: job.name, queryIndex: run.queryIndex, runKey: run.runKey, runId: run.runId, tickId: opened.tick.id };
+          if (run.value !== undefined) data.value = run.value;
+          if (scheduledFor) data.scheduledFor = scheduledFor;
+          return { name: 'sync', data, opts: { jobId: run.runKey } };
+        }),
+      );
+    }
+  } catch (error) {
+    // The tick is committed: its runs are not lost, and the message says where they wait.
+    throw new Error(
+      `Redis refused the queue jobs of tick ${opened.tick.id} of job "${job.name}" (${(error as Error).message}); its runs wait in Postgres as queued, and a worker's reconciler queues them once Redis takes them (after worker.reconcileAfterMs)`,
+      { cause: error },
     );
   }
   // A tick with nothing to run ended as it opened: its notice is due now.
