@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { readChangeHorizon, type ChangeHorizonRow } from '../storage/records/statements/readChangeHorizon.js';
 import { readChanges, type ChangeRow } from './statements/readChanges.js';
 
 /** A change as a loader applies it: the record's state now (`upsert`), or its deletion. */
@@ -24,15 +25,18 @@ export interface ChangeFeedOptions {
 
 /**
  * The change feed of a kind: every record inserted, changed or deleted since a position, in
- * change_seq order, read in keyset batches. Numbers are drawn in commit order (see CHANGE_ORDER),
- * so reading `change_seq > $last` never passes over a change that commits later. A record
- * changed twice since the position appears once, at its latest change.
+ * change_seq order, read in keyset batches, each below the change horizon read just before it
+ * (see readChangeHorizon): so a batch never passes over a number whose transaction has not
+ * ended, and the next position never skips a change that commits later. A record changed twice
+ * since the position appears once, at its latest change. A change in a transaction still in
+ * flight, and every number above its ticket, waits for the next read.
  */
 export async function* readChangeFeed(pool: Pick<pg.Pool, 'query'>, options: ChangeFeedOptions): AsyncGenerator<RecordChange> {
   let after = options.since.toString();
   const limit = options.batchSize ?? 1_000;
   for (;;) {
-    const { rows } = await pool.query<ChangeRow>(readChanges.with({ kind: options.kind, source: options.source ?? null, after, limit }));
+    const horizon = (await pool.query<ChangeHorizonRow>(readChangeHorizon.with({}))).rows[0]!.horizon;
+    const { rows } = await pool.query<ChangeRow>(readChanges.with({ kind: options.kind, source: options.source ?? null, after, horizon, limit }));
     for (const row of rows) yield changeOf(row);
     if (rows.length < limit) return;
     after = rows[rows.length - 1]!.change_seq;

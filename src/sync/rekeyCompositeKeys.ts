@@ -10,7 +10,7 @@ import { listCompositeKeyRekeys } from '../storage/records/statements/listCompos
 import { readKeysToRekey, type KeyToRekeyRow } from '../storage/records/statements/readKeysToRekey.js';
 import { KEY_DIGEST_PREFIX, storedKey } from '../storage/records/storedKey.js';
 import { rekeyRecords } from '../storage/records/statements/rekeyRecords.js';
-import { takeChangeLock } from '../storage/pages/statements/takeChangeLock.js';
+import { takeChangeTicket } from '../storage/records/statements/takeChangeTicket.js';
 import { inTransaction } from '../storage/database/transaction.js';
 
 /** Keys read and rewritten a transaction at a time. */
@@ -78,7 +78,7 @@ async function rekeyKind(pool: pg.Pool, source: string, kind: string, parts: rea
     }
     if (oldKeys.length === 0) continue;
     const moved = await inTransaction(pool, async (client) => {
-      await client.query(takeChangeLock.with({}));
+      await client.query(takeChangeTicket.with({}));
       return (await client.query<{ moved: boolean }>(rekeyRecords.with({ source, kind, oldKeys, newKeys }))).rows;
     });
     const movedCount = moved.filter((row) => row.moved).length;

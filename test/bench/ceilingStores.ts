@@ -18,8 +18,8 @@ const KIND = 'transaction';
  * earlier page did, txPagesAhead dropping a window's overlap), in one
  * statement; the records come from `recordsFrom`, as (key, hash, payload). Left out, as the
  * issue's ceiling has it: feedsync's run row (its claim lock, checkpoint and counters, moved page
- * by page) and its change-order lock, which are what make feedsync store a run's pages one at a
- * time; here a page of one connection never waits for another's.
+ * by page, which makes feedsync store a run's pages one at a time) and its change ticket; a page
+ * of one connection here never waits for another's.
  */
 function storePageSql(schema: string, recordsFrom: string): string {
   return `with body as (

@@ -42,7 +42,7 @@ export const STORE_CONNECTIONS = 3;
  * look-ahead (TxPagesAhead) while earlier pages are stored, each page by the next free of
  * {@link STORE_CONNECTIONS} Postgres connections (records, envelope and body), into empty tables
  * shaped like feedsync's in a scratch schema (dropped after). No run row is moved per page and no
- * change-order lock is taken (see ceilingStores), so pages commit in any order. One pass per bulk
+ * change ticket is taken (see ceilingStores), so pages commit in any order. One pass per bulk
  * method, each on fresh tables; the faster is the ceiling.
  */
 export async function measurePipelinedCeiling(databaseUrl: string, query: TxQuery, expectedRecords: number, simulatorPid: number): Promise<PipelinedCeiling> {

@@ -6,6 +6,8 @@ export interface ReadChangesParams {
   source: string | null;
   /** As text: change_seq is a bigint. */
   after: string;
+  /** The change horizon read before (readChangeHorizon): only changes below it are read. */
+  horizon: string;
   limit: number;
 }
 
@@ -19,12 +21,12 @@ export interface ChangeRow {
   deleted_at: Date | null;
 }
 
-/** The next changes of a kind after a position, in change_seq order, on records_kind_change_seq_idx. */
+/** The next changes of a kind after a position and below the change horizon, in change_seq order, on records_kind_change_seq_idx. */
 export const readChanges = new NamedStatement<ReadChangesParams>(
-  'feedsync_read_changes_v1',
+  'feedsync_read_changes_v2',
   `select change_seq::text as change_seq, source, key, payload::text as payload, changed_at, deleted_at
    from records
-   where kind = :kind::text and change_seq > :after::bigint and (:source::text is null or source = :source::text)
+   where kind = :kind::text and change_seq > :after::bigint and change_seq < :horizon::bigint and (:source::text is null or source = :source::text)
    order by records.change_seq
    limit :limit::int`,
 );

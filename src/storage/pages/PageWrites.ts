@@ -14,7 +14,8 @@ import {
   type StorePageParams,
   type StorePageRow,
 } from './statements/storePage.js';
-import { takeChangeLock } from './statements/takeChangeLock.js';
+import { takeVersionsLock, type VersionsLockParams } from './statements/takeVersionsLock.js';
+import { readChangeHorizon, type ChangeHorizonRow } from '../records/statements/readChangeHorizon.js';
 import { inTransaction } from '../database/transaction.js';
 import { storeProvenPage, type StoreProvenPageRow } from './statements/storeProvenPage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
@@ -118,7 +119,7 @@ export class PageWrites {
     const records = typeof page.records === 'function' ? page.records() : page.records;
     const params = pageWriteParams(runId, pagesBefore, page, records, source, bodyStored ? null : page.raw);
     if (expectsUnchanged && fastPathOn('statementByLastPage')) {
-      const row = await this.send<StoreUnchangedPageRow, PageWriteParams>(storeUnchangedPage, params, page.raw);
+      const row = await this.send<StoreUnchangedPageRow, PageWriteParams>(storeUnchangedPage, await this.withHorizon(params), page.raw);
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
       if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
     }
@@ -141,19 +142,31 @@ export class PageWrites {
    * after new or changed ones without the lookup; else with it.
    */
   private async storeWithRecords(last: LastPage | undefined, params: StorePageParams, body: PageEnvelope['raw']): Promise<StorePageRow | undefined> {
-    if (!fastPathOn('statementByLastPage')) return this.storeWith(storePageLookingUpUnchanged, params, body);
+    const lookingUp = async () => this.storeWith(storePageLookingUpUnchanged, await this.withHorizon(params), body);
+    if (!fastPathOn('statementByLastPage')) return lookingUp();
     if (last === 'written') return this.storeWith(storePageUpsertingRecords, params, body);
-    if (last !== 'inserted') return this.storeWith(storePageLookingUpUnchanged, params, body);
+    if (last !== 'inserted') return lookingUp();
     try {
       return await this.storeWith(storePageInsertingRecords, params, body);
     } catch (error) {
       if (!isViolationOf(error, UNIQUE_VIOLATION, RECORDS_PRIMARY_KEY)) throw error;
-      return this.storeWith(storePageLookingUpUnchanged, params, body);
+      return lookingUp();
     }
   }
 
+  /**
+   * The params with the change horizon read now, for a statement that may find all of a page's
+   * records unchanged and keep that as its proof (see KIND_HIGHEST_BELOW_HORIZON). A page without
+   * a derivation keeps no proof: nothing to read.
+   */
+  private async withHorizon<Params extends PageWriteParams>(params: Params): Promise<Params> {
+    if (params.derivation === null) return params;
+    const { rows } = await this.pool.query<ChangeHorizonRow>(readChangeHorizon.with({}));
+    return { ...params, changeHorizon: rows[0]!.horizon };
+  }
+
   private storeWith(statement: NamedStatement<StorePageParams>, params: StorePageParams, body: PageEnvelope['raw']): Promise<StorePageRow | undefined> {
-    return this.send<StorePageRow, StorePageParams>(statement, params, body, params.keepHistory);
+    return this.send<StorePageRow, StorePageParams>(statement, params, body, params.keepHistory ? params : undefined);
   }
 
   /**
@@ -167,12 +180,12 @@ export class PageWrites {
     statement: NamedStatement<Params>,
     params: Params,
     bodyIfGone: PageEnvelope['raw'],
-    afterChangeLock = false,
+    versionsOf?: VersionsLockParams,
   ): Promise<Row | undefined> {
     const query = statement.with(params);
     // Sent with its body, the same statement goes again as it is: its arrays are not encoded twice.
     const again = params.body === null ? () => statement.with({ ...params, body: bodyIfGone }) : () => query;
-    return this.sendOnceMore<Row>(query, again, afterChangeLock);
+    return this.sendOnceMore<Row>(query, again, versionsOf);
   }
 
   /**
@@ -180,8 +193,8 @@ export class PageWrites {
    * (storeProvenPage stores no body), a page whose proof's envelope went with its body writes
    * nothing the second time, and is then stored with its records and body.
    */
-  private async sendOnceMore<Row extends pg.QueryResultRow>(query: PreparedQuery, again: () => PreparedQuery, afterChangeLock = false): Promise<Row | undefined> {
-    const sendOne = async (prepared: PreparedQuery) => (afterChangeLock ? this.sendAfterChangeLock<Row>(prepared) : (await this.pool.query<Row>(prepared)).rows[0]);
+  private async sendOnceMore<Row extends pg.QueryResultRow>(query: PreparedQuery, again: () => PreparedQuery, versionsOf?: VersionsLockParams): Promise<Row | undefined> {
+    const sendOne = async (prepared: PreparedQuery) => (versionsOf ? this.sendAfterVersionsLock<Row>(prepared, versionsOf) : (await this.pool.query<Row>(prepared)).rows[0]);
     try {
       return await sendOne(query);
     } catch (error) {
@@ -190,15 +203,10 @@ export class PageWrites {
     }
   }
 
-  /**
-   * Sends a statement that keeps record versions (append) after taking the change-feed lock in a
-   * statement of its own, in one transaction. A statement's snapshot is taken when it starts, so
-   * one that takes the lock itself, having waited for another run's page of the same keys, does
-   * not see the versions that page opened, and would leave them open beside its own.
-   */
-  private sendAfterChangeLock<Row extends pg.QueryResultRow>(query: PreparedQuery): Promise<Row | undefined> {
+  /** Sends a statement that keeps record versions (append) after the kind's versions lock (see takeVersionsLock), in one transaction. */
+  private sendAfterVersionsLock<Row extends pg.QueryResultRow>(query: PreparedQuery, versionsOf: VersionsLockParams): Promise<Row | undefined> {
     return inTransaction(this.pool, async (client) => {
-      await client.query(takeChangeLock.with({}));
+      await client.query(takeVersionsLock.with({ source: versionsOf.source, kind: versionsOf.kind }));
       return (await client.query<Row>(query)).rows[0];
     });
   }

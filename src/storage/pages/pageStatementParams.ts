@@ -48,5 +48,7 @@ export function pageWriteParams(runId: string, pagesBefore: number, page: PageTo
     derivation: page.derivation,
     sourceRunId: page.sourceRun?.id ?? null,
     sourceRunStartedAt: page.sourceRun?.startedAt ?? null,
+    // Read just before a statement that may keep an all-unchanged proof (see PageWrites).
+    changeHorizon: null,
   };
 }

@@ -39,12 +39,15 @@ export const envelopes = pgTable(
     /**
      * What proves, later, that the page's records are still as this body gives them (see
      * storeProvenPage): either the change_seq range its statement drew for all of them (from..to,
-     * `proof_records` rows), or (from null) the kind's highest change_seq when it found all of
-     * them unchanged. Null: no proof (a page with changed and unchanged records, or anomalies).
+     * `proof_records` rows written as run `proof_run_id`), or (from null) the kind's highest
+     * change_seq when it found all of them unchanged. Null: no proof (a page with changed and
+     * unchanged records, or anomalies).
      */
     proofSeqFrom: bigint('proof_seq_from', { mode: 'bigint' }),
     proofSeqTo: bigint('proof_seq_to', { mode: 'bigint' }),
     proofRecords: integer('proof_records'),
+    /** The run the range's records were written as; null for a proof from before it was kept (drawn under a lock, the range was the page's alone). */
+    proofRunId: uuid('proof_run_id'),
     /** Of the config that turns a body into records (see recordsDerivation): a proof holds only under the same one. */
     proofDerivation: text('proof_derivation'),
   },

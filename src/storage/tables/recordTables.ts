@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { syncRuns } from './runTables.js';
 
-/** Numbers every insert, change and deletion of a record, in commit order (see CHANGE_ORDER): the change feed's position. */
+/** Numbers every insert, change and deletion of a record: the change feed's position (see takeChangeTicket, readChangeHorizon). */
 export const recordsChangeSeq = pgSequence('records_change_seq');
 
 /**

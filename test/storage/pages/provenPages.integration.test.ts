@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { PageToStore } from '../../../src/storage/pages/PageWrites.js';
+import { takeChangeTicket } from '../../../src/storage/records/statements/takeChangeTicket.js';
 import { pageOf } from '../../support/storedPages.js';
 import { givenRunStore } from '../../support/givenRunStore.js';
 
@@ -67,6 +68,43 @@ describe('PageWrites.storePage: pages proven stored unchanged', () => {
     expect(stored[1]!.counts).toEqual({ new: 0, updated: 1, unchanged: 1 });
     expect(stored[1]!.records).toBeDefined();
     expect((await recordRows(kind)).map((row) => `${row.key}=${row.value}`)).toEqual(['a=1', 'b=1', 'c=1', 'd=1']);
+  });
+
+  it('rewrites a record changed since although another run drew a number inside the proof\'s range for a record of the kind (pages stored at once interleave their numbers)', async () => {
+    const kind = `tx-${randomUUID()}`;
+    const pages = [page(kind, { a: '1', b: '1' }), page(kind, { c: '1', d: '1' })];
+    const { runId } = await syncPages(pages);
+    const proof = (await envelopeProofs(runId))[1]!;
+    // Another run's record of the kind, numbered inside the range as a page stored at the same time may be.
+    await syncPages([page(kind, { e: '1' })], 'another-query');
+    await given.database.pool.query(`update records set change_seq = $2 where kind = $1 and key = 'e'`, [kind, proof.to]);
+    await given.database.pool.query(`update records set payload = '{"hash":"c","value":"changed"}', content_hash = 'changed', change_seq = nextval('records_change_seq') where kind = $1 and key = 'c'`, [kind]);
+
+    const { stored } = await syncPages(pages);
+
+    expect(stored[1]!.counts).toEqual({ new: 0, updated: 1, unchanged: 1 });
+    expect((await recordRows(kind)).map((row) => `${row.key}=${row.value}`)).toEqual(['a=1', 'b=1', 'c=1', 'd=1', 'e=1']);
+  });
+
+  it('keeps no all-unchanged proof while a change ticket below the kind\'s highest change_seq is held (a change in flight could be below it), and keeps one once none is', async () => {
+    const kind = `tx-${randomUUID()}`;
+    await syncPages([page(kind, { a: '1' })]);
+    const holder = await given.database.pool.connect();
+    let held: { runId: string };
+    try {
+      await holder.query('begin');
+      await holder.query(takeChangeTicket.with({}));
+      await syncPages([page(kind, { z: '1' })], 'another-query');
+      held = await syncPages([page(kind, { a: '1' })]);
+    } finally {
+      await holder.query('rollback');
+      holder.release();
+    }
+    const free = await syncPages([page(kind, { a: '1' })]);
+
+    expect((await envelopeProofs(held.runId))[0]).toMatchObject({ from: null, to: null });
+    expect((await envelopeProofs(free.runId))[0]).toMatchObject({ from: null, records: 1 });
+    expect((await envelopeProofs(free.runId))[0]!.to).not.toBeNull();
   });
 
   it('brings back a record marked deleted since (it took a new change_seq)', async () => {

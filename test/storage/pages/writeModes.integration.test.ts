@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { pageWriteMode, refreshScopeOf } from '../../../src/storage/pages/writeModes.js';
 import type { WriteMode } from '../../../src/config/analytics/kindsSchema.js';
-import { CHANGE_SEQ_LOCK } from '../../../src/storage/pages/statements/pageWriteParts.js';
+import { VERSIONS_LOCK_CLASS } from '../../../src/storage/pages/statements/takeVersionsLock.js';
 import { pageOf } from '../../support/storedPages.js';
 import { waitFor } from '../../support/waitFor.js';
 import { givenRunStore } from '../../support/givenRunStore.js';
@@ -124,22 +124,22 @@ describe('write mode append', () => {
     ]);
   });
 
-  it('keeps one version open when two runs store the same key at once, one waiting for the other’s change-feed lock', async () => {
+  it('keeps one version open when two runs store the same key at once, one waiting for the other’s versions lock', async () => {
     const kind = `k${randomUUID().slice(0, 8)}`;
     const holder = await given.database.pool.connect();
     try {
-      await holder.query('select pg_advisory_lock($1)', [CHANGE_SEQ_LOCK]);
+      await holder.query("select pg_advisory_lock($1, hashtext('music/' || $2))", [VERSIONS_LOCK_CLASS, kind]);
       const stores = ['one', 'two'].map(async (job, index) => {
         const run = await given.store.claims.claim({ runKey: `${job}/${randomUUID()}`, job, source: 'music', queryIndex: 0, queryKey: 'k', query: { q: null, params: {} } });
         return given.store.pages.storePage(run.id, 0, { ...pageOf(kind, [{ id: 'x', v: index + 1 }], 'id'), writeMode: pageWriteMode('append', job, 'k') }, 'music');
       });
-      await waitFor('both pages to wait for the change-feed lock', async () => {
+      await waitFor('both pages to wait for the kind\'s versions lock', async () => {
         const { rows } = await given.database.pool.query<{ n: number }>(
           `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
         );
         return rows[0]!.n === 2;
       });
-      await holder.query('select pg_advisory_unlock($1)', [CHANGE_SEQ_LOCK]);
+      await holder.query("select pg_advisory_unlock($1, hashtext('music/' || $2))", [VERSIONS_LOCK_CLASS, kind]);
       await Promise.all(stores);
     } finally {
       holder.release();

@@ -44,6 +44,12 @@ export interface PageWriteParams {
    */
   sourceRunId: string | null;
   sourceRunStartedAt: string | null;
+  /**
+   * The change feed's horizon, read before the statement (readChangeHorizon), as text: a page
+   * whose records are all found unchanged keeps the kind's highest change_seq as its proof only
+   * when that is below it. Null: keep no such proof.
+   */
+  changeHorizon: string | null;
 }
 
 /** The run counters every page adds to, besides its records' own: a fragment of the `run` CTE's SET. */
@@ -71,17 +77,6 @@ export const CLAIM_PAGE = `locked_run as materialized (
       select id from locked_run where status = 'running'
     )`;
 
-/** Only statements that give records a change_seq take this advisory lock; see CHANGE_ORDER. */
-export const CHANGE_SEQ_LOCK = 7_346_112_004;
-
-/**
- * Taken before a statement draws change_seq values, held to its commit: so numbers are drawn in
- * the order their transactions commit, and a reader of `change_seq > $last` can never see a
- * number before a smaller one becomes visible (a concurrent run's page committing late). It is
- * materialized and joined to the rows written, so it is taken before their first nextval.
- */
-export const CHANGE_ORDER = `change_order as materialized (select pg_advisory_xact_lock(${CHANGE_SEQ_LOCK}))`;
-
 /**
  * Notes the page's keys as returned by this run of a full_refresh query (see sweepFullRefresh);
  * nothing for other modes. A record kept as a dead letter was returned too: its stored version,
@@ -99,7 +94,17 @@ export const NOTE_REFRESH_KEYS = `refresh_keys as (
 export const PAGE_WITHOUT_ANOMALIES = `cardinality(:keys::text[]) > 0 and cardinality(:deadIndexes::int[]) = 0
       and :collapsed::int = 0 and :nulsRemoved::int = 0 and :filtered::int = 0`;
 
-/** The kind's highest change_seq in the statement's snapshot: every change not in it draws a higher one (see CHANGE_ORDER). */
+/**
+ * The kind's highest change_seq in the statement's snapshot, as the proof of a page whose records
+ * were all found unchanged: while it stays the highest, none of them changed. Only when it is
+ * below the change horizon read before the statement (:changeHorizon): every change the snapshot
+ * does not hold then draws a higher number. Otherwise (a change below it may still be in flight,
+ * unseen) null, no proof.
+ */
+export const KIND_HIGHEST_BELOW_HORIZON = `(select case when h.seq < :changeHorizon::bigint then h.seq end
+      from (select coalesce(max(c.change_seq), 0) as seq from records c where c.kind = :kind::text) h)`;
+
+/** The kind's highest change_seq now: a proof of the kind above holds while this is at most its `seq_to`. */
 export const KIND_HIGHEST_CHANGE = `(select coalesce(max(c.change_seq), 0) from records c where c.kind = :kind::text)`;
 
 /**
@@ -121,9 +126,9 @@ export const ENVELOPE_BODY_KEY = 'envelopes_content_hash_page_bodies_content_has
 
 /** Inserts the page's envelope for the run the CTE `run` wrote, with the proof the CTE `page_proof` holds (no row: none). */
 export const INSERT_ENVELOPE = `envelope as (
-      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms, proof_seq_from, proof_seq_to, proof_records, proof_derivation)
+      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms, proof_seq_from, proof_seq_to, proof_records, proof_run_id, proof_derivation)
       select run.id, :pagesBefore::int + 1, :requestUrl::text, :status::text, :message::text, :bytes::int, :contentHash::text, :latencyMs::int,
-        p.seq_from, p.seq_to, p.records, case when p.seq_to is not null then :derivation::text end
+        p.seq_from, p.seq_to, p.records, case when p.seq_to is not null then p.run_id end, case when p.seq_to is not null then :derivation::text end
       from run left join page_proof p on :derivation::text is not null
     )`;
 

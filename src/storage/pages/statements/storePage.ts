@@ -1,18 +1,18 @@
 import { NamedStatement } from '../../database/NamedStatement.js';
 import {
   ADD_PAGE_ANOMALIES,
-  CHANGE_ORDER,
   CLAIM_PAGE,
   INSERT_DEAD_LETTERS,
   INSERT_ENVELOPE,
   INSERT_PAGE_BODY,
-  KIND_HIGHEST_CHANGE,
+  KIND_HIGHEST_BELOW_HORIZON,
   NEWER_VERSION_STORED,
   NOTE_REFRESH_KEYS,
   PAGE_WITHOUT_ANOMALIES,
   RECORDS_RUN,
   type PageWriteParams,
 } from './pageWriteParts.js';
+import { CHANGE_TICKET } from '../../records/statements/takeChangeTicket.js';
 
 export interface StorePageParams extends PageWriteParams {
   /** The records' JSON documents, one a line in key order, as UTF-8 (see PayloadLines); null when there are none. */
@@ -32,7 +32,7 @@ export interface StorePageRow {
  * depending on that lock.
  *
  * A record that is new, changed, or back after a full refresh marked it deleted takes the next
- * change_seq (see CHANGE_ORDER); for an append query its version is also kept in record_versions,
+ * change_seq, after the statement's change ticket (see takeChangeTicket); for an append query its version is also kept in record_versions,
  * the one before it closed.
  *
  * A record whose content hash is unchanged is never rewritten (no new row version, no WAL):
@@ -40,7 +40,8 @@ export interface StorePageRow {
  * chosen by what the page is expected to hold.
  *
  * The envelope keeps a proof of the page's records when they were all written (the change_seq
- * range drawn for them) or all found unchanged (the kind's highest change_seq): see storeProvenPage.
+ * range drawn for them, and the run they were written as) or all found unchanged (the kind's
+ * highest change_seq, when below :changeHorizon): see storeProvenPage.
  *
  * `page_records` is NOT MATERIALIZED: used twice, it would be copied once more into a CTE's own
  * tuplestore (a megabyte a page), though its second use, an append query's versions, is skipped
@@ -65,11 +66,11 @@ function storePageSql(write: RecordWrite): string {
       select * from rows from (unnest(:keys::text[]), unnest(:hashes::text[]), string_to_table(:payloads::text, E'\\n'))
         as t(key, hash, payload)
     ),
-    ${CHANGE_ORDER},
+    ${CHANGE_TICKET},
     written as (
       insert into records as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id, change_seq)
       select :source::text, :kind::text, n.key, n.payload::jsonb, n.hash, ${RECORDS_RUN}, ${RECORDS_RUN}, nextval('records_change_seq')
-      from page_records n, change_order
+      from page_records n, change_ticket
       where exists (select 1 from claim) and ${changedOrNew} and not (${NEWER_VERSION_STORED})
       ${onStored}
     ),
@@ -91,8 +92,8 @@ function storePageSql(write: RecordWrite): string {
       from written
     ),
     page_proof as (
-      select counts.seq_min as seq_from, coalesce(counts.seq_max, ${KIND_HIGHEST_CHANGE}) as seq_to,
-        cardinality(:keys::text[]) as records
+      select counts.seq_min as seq_from, coalesce(counts.seq_max, ${KIND_HIGHEST_BELOW_HORIZON}) as seq_to,
+        cardinality(:keys::text[]) as records, case when counts.seq_min is not null then ${RECORDS_RUN} end as run_id
       from counts
       where ${PAGE_WITHOUT_ANOMALIES} and counts.inserted + counts.updated in (0, cardinality(:keys::text[]))
     ),
@@ -129,13 +130,13 @@ function storePageSql(write: RecordWrite): string {
 type RecordWrite = 'lookUpUnchanged' | 'upsert' | 'insert';
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v15', storePageSql('lookUpUnchanged'));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v16', storePageSql('lookUpUnchanged'));
 
 /** For pages expected to hold only new or changed records. */
-export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v15', storePageSql('upsert'));
+export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v16', storePageSql('upsert'));
 
 /** For pages expected to hold only records never stored (a first sync); see RecordWrite. */
-export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v6', storePageSql('insert'));
+export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v7', storePageSql('insert'));
 
 /** The constraint a plain insert of a stored key violates (see RecordWrite). */
 export const RECORDS_PRIMARY_KEY = 'records_source_kind_key_pk';

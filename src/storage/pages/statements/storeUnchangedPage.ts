@@ -5,7 +5,7 @@ import {
   INSERT_DEAD_LETTERS,
   INSERT_ENVELOPE,
   INSERT_PAGE_BODY,
-  KIND_HIGHEST_CHANGE,
+  KIND_HIGHEST_BELOW_HORIZON,
   NOTE_REFRESH_KEYS,
   PAGE_WITHOUT_ANOMALIES,
   type PageWriteParams,
@@ -21,10 +21,10 @@ export interface StoreUnchangedPageRow {
  * Stores a page expected to hold no change (as the run's last page did), sent without the
  * records' payloads. When every hash matches the one stored (of a record not marked deleted), it stores the page (envelope,
  * checkpoint, counters); otherwise it writes nothing, and the page is stored again with its
- * payloads by storePage. Its envelope keeps the kind's highest change_seq as the proof of its records.
+ * payloads by storePage. Its envelope keeps the kind's highest change_seq as the proof of its records (when below :changeHorizon).
  */
 export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
-  'feedsync_store_unchanged_page_v10',
+  'feedsync_store_unchanged_page_v11',
   `with ${CLAIM_PAGE},
     changed as (
       select 1 from unnest(:keys::text[], :hashes::text[]) as n(key, hash)
@@ -39,7 +39,7 @@ export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
       returning s.id, s.xmin::text as version
     ),
     page_proof as (
-      select null::bigint as seq_from, ${KIND_HIGHEST_CHANGE} as seq_to, cardinality(:keys::text[]) as records where ${PAGE_WITHOUT_ANOMALIES}
+      select null::bigint as seq_from, ${KIND_HIGHEST_BELOW_HORIZON} as seq_to, cardinality(:keys::text[]) as records, null::uuid as run_id where ${PAGE_WITHOUT_ANOMALIES}
     ),
     ${INSERT_PAGE_BODY},
     ${INSERT_ENVELOPE},

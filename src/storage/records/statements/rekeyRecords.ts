@@ -11,7 +11,7 @@ export interface RekeyRecordsParams {
  * Moves records of one kind from their old key to their new one, with their versions and
  * full_refresh keys, and leaves a deletion at the old key, each with a new change_seq: a reader
  * of the change feed sees the old key deleted and the record upserted under its new key (take
- * the change-feed lock first). A record whose new key a later run has stored already is only
+ * a change ticket first). A record whose new key a later run has stored already is only
  * marked deleted at its old key. Returns the keys moved, and those only deleted (`moved` false).
  */
 export const rekeyRecords = new NamedStatement<RekeyRecordsParams>(

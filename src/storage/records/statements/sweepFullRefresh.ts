@@ -1,5 +1,5 @@
 import { NamedStatement } from '../../database/NamedStatement.js';
-import { CHANGE_ORDER } from '../../pages/statements/pageWriteParts.js';
+import { CHANGE_TICKET } from './takeChangeTicket.js';
 
 export interface SweepFullRefreshParams {
   runId: string;
@@ -13,10 +13,10 @@ export interface SweepFullRefreshParams {
  * to the run, whose new count and row version it returns. A record marked deleted already is left as it is.
  */
 export const sweepFullRefresh = new NamedStatement<SweepFullRefreshParams>(
-  'feedsync_sweep_full_refresh_v3',
-  `with ${CHANGE_ORDER},
+  'feedsync_sweep_full_refresh_v4',
+  `with ${CHANGE_TICKET},
     gone as (
-      delete from full_refresh_keys f using change_order
+      delete from full_refresh_keys f using change_ticket
       where f.scope = :scope::text and f.run_id <> :runId::uuid
       returning f.source, f.kind, f.key
     ),

@@ -1,11 +1,11 @@
--- feedsync_sweep_full_refresh_v3: sweepFullRefresh in src/storage/records/statements/sweepFullRefresh.ts
+-- feedsync_sweep_full_refresh_v4: sweepFullRefresh in src/storage/records/statements/sweepFullRefresh.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :scope
 --   $2 :runId
-with change_order as materialized (select pg_advisory_xact_lock(7346112004)),
+with change_ticket as materialized (select pg_advisory_xact_lock(-nextval('records_change_seq') - 1)),
     gone as (
-      delete from full_refresh_keys f using change_order
+      delete from full_refresh_keys f using change_ticket
       where f.scope = $1::text and f.run_id <> $2::uuid
       returning f.source, f.kind, f.key
     ),

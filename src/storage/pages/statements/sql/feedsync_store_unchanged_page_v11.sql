@@ -1,4 +1,4 @@
--- feedsync_store_unchanged_page_v10: storeUnchangedPage in src/storage/pages/statements/storeUnchangedPage.ts
+-- feedsync_store_unchanged_page_v11: storeUnchangedPage in src/storage/pages/statements/storeUnchangedPage.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runId
@@ -13,18 +13,19 @@
 --   $10 :nulsRemoved
 --   $11 :filtered
 --   $12 :cursorValue
---   $13 :contentHash
---   $14 :body
---   $15 :bytes
---   $16 :requestUrl
---   $17 :status
---   $18 :message
---   $19 :latencyMs
---   $20 :derivation
---   $21 :deadKeys
---   $22 :deadReasons
---   $23 :deadRaws
---   $24 :refreshScope
+--   $13 :changeHorizon
+--   $14 :contentHash
+--   $15 :body
+--   $16 :bytes
+--   $17 :requestUrl
+--   $18 :status
+--   $19 :message
+--   $20 :latencyMs
+--   $21 :derivation
+--   $22 :deadKeys
+--   $23 :deadReasons
+--   $24 :deadRaws
+--   $25 :refreshScope
 with locked_run as materialized (
       select id, status from sync_runs where id = $1::uuid and pages = $2::int for update
     ),
@@ -46,31 +47,32 @@ with locked_run as materialized (
       returning s.id, s.xmin::text as version
     ),
     page_proof as (
-      select null::bigint as seq_from, (select coalesce(max(c.change_seq), 0) from records c where c.kind = $6::text) as seq_to, cardinality($3::text[]) as records where cardinality($3::text[]) > 0 and cardinality($8::int[]) = 0
+      select null::bigint as seq_from, (select case when h.seq < $13::bigint then h.seq end
+      from (select coalesce(max(c.change_seq), 0) as seq from records c where c.kind = $6::text) h) as seq_to, cardinality($3::text[]) as records, null::uuid as run_id where cardinality($3::text[]) > 0 and cardinality($8::int[]) = 0
       and $9::int = 0 and $10::int = 0 and $11::int = 0
     ),
     page_body as (
       insert into page_bodies (content_hash, body, bytes)
-      select $13::text, $14::text::json, $15::int from run
-      where $14::text is not null and not exists (select 1 from page_bodies b where b.content_hash = $13::text)
+      select $14::text, $15::text::json, $16::int from run
+      where $15::text is not null and not exists (select 1 from page_bodies b where b.content_hash = $14::text)
       on conflict (content_hash) do nothing
     ),
     envelope as (
-      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms, proof_seq_from, proof_seq_to, proof_records, proof_derivation)
-      select run.id, $2::int + 1, $16::text, $17::text, $18::text, $15::int, $13::text, $19::int,
-        p.seq_from, p.seq_to, p.records, case when p.seq_to is not null then $20::text end
-      from run left join page_proof p on $20::text is not null
+      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms, proof_seq_from, proof_seq_to, proof_records, proof_run_id, proof_derivation)
+      select run.id, $2::int + 1, $17::text, $18::text, $19::text, $16::int, $14::text, $20::int,
+        p.seq_from, p.seq_to, p.records, case when p.seq_to is not null then p.run_id end, case when p.seq_to is not null then $21::text end
+      from run left join page_proof p on $21::text is not null
     ),
     dead_letters as (
       insert into dead_letters (run_id, page_seq, record_index, key, reason, raw)
       select run.id, $2::int + 1, d.record_index, d.key, d.reason, d.raw
-      from run, unnest($8::int[], $21::text[], $22::text[], $23::text[]) as d(record_index, key, reason, raw)
+      from run, unnest($8::int[], $22::text[], $23::text[], $24::text[]) as d(record_index, key, reason, raw)
     ),
     refresh_keys as (
       insert into full_refresh_keys as f (scope, source, kind, key, run_id)
-      select $24::text, $5::text, $6::text, k.key, run.id
-      from run, (select unnest($3::text[]) union select unnest($21::text[])) as k(key)
-      where $24::text is not null
+      select $25::text, $5::text, $6::text, k.key, run.id
+      from run, (select unnest($3::text[]) union select unnest($22::text[])) as k(key)
+      where $25::text is not null
       on conflict (scope, source, kind, key) do update set run_id = excluded.run_id where f.run_id <> excluded.run_id
     )
     select (select version from run) as version, exists (select 1 from claim) as claimed

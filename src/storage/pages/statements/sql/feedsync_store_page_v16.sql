@@ -1,4 +1,4 @@
--- feedsync_store_page_v15: storePageLookingUpUnchanged in src/storage/pages/statements/storePage.ts
+-- feedsync_store_page_v16: storePageLookingUpUnchanged in src/storage/pages/statements/storePage.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runId
@@ -11,24 +11,25 @@
 --   $8 :sourceRunId
 --   $9 :sourceRunStartedAt
 --   $10 :keepHistory
---   $11 :deadIndexes
---   $12 :collapsed
---   $13 :nulsRemoved
---   $14 :filtered
---   $15 :checkpoint
---   $16 :cursorValue
---   $17 :contentHash
---   $18 :body
---   $19 :bytes
---   $20 :requestUrl
---   $21 :status
---   $22 :message
---   $23 :latencyMs
---   $24 :derivation
---   $25 :deadKeys
---   $26 :deadReasons
---   $27 :deadRaws
---   $28 :refreshScope
+--   $11 :changeHorizon
+--   $12 :deadIndexes
+--   $13 :collapsed
+--   $14 :nulsRemoved
+--   $15 :filtered
+--   $16 :checkpoint
+--   $17 :cursorValue
+--   $18 :contentHash
+--   $19 :body
+--   $20 :bytes
+--   $21 :requestUrl
+--   $22 :status
+--   $23 :message
+--   $24 :latencyMs
+--   $25 :derivation
+--   $26 :deadKeys
+--   $27 :deadReasons
+--   $28 :deadRaws
+--   $29 :refreshScope
 with locked_run as materialized (
       select id, status from sync_runs where id = $1::uuid and pages = $2::int for update
     ),
@@ -39,11 +40,11 @@ with locked_run as materialized (
       select * from rows from (unnest($3::text[]), unnest($4::text[]), string_to_table($5::text, E'\n'))
         as t(key, hash, payload)
     ),
-    change_order as materialized (select pg_advisory_xact_lock(7346112004)),
+    change_ticket as materialized (select pg_advisory_xact_lock(-nextval('records_change_seq') - 1)),
     written as (
       insert into records as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id, change_seq)
       select $6::text, $7::text, n.key, n.payload::jsonb, n.hash, coalesce($8::uuid, $1::uuid), coalesce($8::uuid, $1::uuid), nextval('records_change_seq')
-      from page_records n, change_order
+      from page_records n, change_ticket
       where exists (select 1 from claim) and n.hash is distinct from (select c.content_hash from records c where c.source = $6::text and c.kind = $7::text and c.key = n.key and c.deleted_at is null) and not ($8::uuid is not null and exists (
         select 1 from records c join sync_runs l on l.id = c.last_changed_run_id
         where c.source = $6::text and c.kind = $7::text and c.key = n.key
@@ -73,47 +74,48 @@ with locked_run as materialized (
       from written
     ),
     page_proof as (
-      select counts.seq_min as seq_from, coalesce(counts.seq_max, (select coalesce(max(c.change_seq), 0) from records c where c.kind = $7::text)) as seq_to,
-        cardinality($3::text[]) as records
+      select counts.seq_min as seq_from, coalesce(counts.seq_max, (select case when h.seq < $11::bigint then h.seq end
+      from (select coalesce(max(c.change_seq), 0) as seq from records c where c.kind = $7::text) h)) as seq_to,
+        cardinality($3::text[]) as records, case when counts.seq_min is not null then coalesce($8::uuid, $1::uuid) end as run_id
       from counts
-      where cardinality($3::text[]) > 0 and cardinality($11::int[]) = 0
-      and $12::int = 0 and $13::int = 0 and $14::int = 0 and counts.inserted + counts.updated in (0, cardinality($3::text[]))
+      where cardinality($3::text[]) > 0 and cardinality($12::int[]) = 0
+      and $13::int = 0 and $14::int = 0 and $15::int = 0 and counts.inserted + counts.updated in (0, cardinality($3::text[]))
     ),
     run as (
       update sync_runs s
-      set checkpoint = $15::jsonb, pages = s.pages + 1,
+      set checkpoint = $16::jsonb, pages = s.pages + 1,
           records_new = s.records_new + counts.inserted,
           records_updated = s.records_updated + counts.updated,
           records_unchanged = s.records_unchanged + (cardinality($3::text[]) - counts.inserted - counts.updated),
-          records_skipped = s.records_skipped + cardinality($11::int[]),
-          records_collapsed = s.records_collapsed + $12::int, nul_chars_removed = s.nul_chars_removed + $13::int,
-          records_filtered = s.records_filtered + $14::int, cursor_value = $16::text, updated_at = now()
+          records_skipped = s.records_skipped + cardinality($12::int[]),
+          records_collapsed = s.records_collapsed + $13::int, nul_chars_removed = s.nul_chars_removed + $14::int,
+          records_filtered = s.records_filtered + $15::int, cursor_value = $17::text, updated_at = now()
       from counts
       where s.id in (select id from claim)
       returning s.id, s.xmin::text as version
     ),
     page_body as (
       insert into page_bodies (content_hash, body, bytes)
-      select $17::text, $18::text::json, $19::int from run
-      where $18::text is not null and not exists (select 1 from page_bodies b where b.content_hash = $17::text)
+      select $18::text, $19::text::json, $20::int from run
+      where $19::text is not null and not exists (select 1 from page_bodies b where b.content_hash = $18::text)
       on conflict (content_hash) do nothing
     ),
     envelope as (
-      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms, proof_seq_from, proof_seq_to, proof_records, proof_derivation)
-      select run.id, $2::int + 1, $20::text, $21::text, $22::text, $19::int, $17::text, $23::int,
-        p.seq_from, p.seq_to, p.records, case when p.seq_to is not null then $24::text end
-      from run left join page_proof p on $24::text is not null
+      insert into envelopes (run_id, page_seq, request_url, status, message, bytes, content_hash, latency_ms, proof_seq_from, proof_seq_to, proof_records, proof_run_id, proof_derivation)
+      select run.id, $2::int + 1, $21::text, $22::text, $23::text, $20::int, $18::text, $24::int,
+        p.seq_from, p.seq_to, p.records, case when p.seq_to is not null then p.run_id end, case when p.seq_to is not null then $25::text end
+      from run left join page_proof p on $25::text is not null
     ),
     dead_letters as (
       insert into dead_letters (run_id, page_seq, record_index, key, reason, raw)
       select run.id, $2::int + 1, d.record_index, d.key, d.reason, d.raw
-      from run, unnest($11::int[], $25::text[], $26::text[], $27::text[]) as d(record_index, key, reason, raw)
+      from run, unnest($12::int[], $26::text[], $27::text[], $28::text[]) as d(record_index, key, reason, raw)
     ),
     refresh_keys as (
       insert into full_refresh_keys as f (scope, source, kind, key, run_id)
-      select $28::text, $6::text, $7::text, k.key, run.id
-      from run, (select unnest($3::text[]) union select unnest($25::text[])) as k(key)
-      where $28::text is not null
+      select $29::text, $6::text, $7::text, k.key, run.id
+      from run, (select unnest($3::text[]) union select unnest($26::text[])) as k(key)
+      where $29::text is not null
       on conflict (scope, source, kind, key) do update set run_id = excluded.run_id where f.run_id <> excluded.run_id
     )
     select (select version from run) as version, inserted, updated from counts

@@ -1,0 +1,1 @@
+ALTER TABLE "envelopes" ADD COLUMN "proof_run_id" uuid;
