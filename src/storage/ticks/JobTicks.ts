@@ -10,8 +10,7 @@ import { tryInProcessTick } from './statements/tryInProcessTick.js';
 import { insertTick } from './statements/insertTick.js';
 import { insertTickRuns, type InsertTickRunsParams } from './statements/insertTickRuns.js';
 import type { TickEndListeners } from './TickEndListeners.js';
-import { endCountedTicks, endTicksNow, type TickNoticeFor } from './tickEnding.js';
-import { recountIdleTicks } from './statements/recountIdleTicks.js';
+import { endTicksNow, type TickNoticeFor } from './tickEnding.js';
 import { tickStateOf, type TickPlan, type TickRow, type TickState } from './tickState.js';
 import { inTransaction } from '../database/transaction.js';
 
@@ -47,17 +46,6 @@ export class JobTicks {
     const opened = await this.openTick(plan);
     if (opened?.tick.status !== 'running') this.tickEnds.notify(opened ? [opened.tick] : []);
     return opened;
-  }
-
-  /**
-   * Ends the ticks whose runs have all ended, idle for `idleForMs`, but whose counts fall short: a
-   * count lost to a crash after a run's finish (see recountIdleTicks). Returns the ticks ended.
-   */
-  async endUncounted(idleForMs: number, limit = 100): Promise<TickState[]> {
-    const { rows } = await this.pool.query<TickRow>(recountIdleTicks.with({ idleForMs, limit }));
-    const ended = await endCountedTicks(this.pool, rows.map(tickStateOf), this.tickNoticeFor);
-    this.tickEnds.notify(ended);
-    return ended;
   }
 
   async find(tickId: string): Promise<TickState | undefined> {

@@ -6,8 +6,7 @@ import { endTicks } from './statements/endTicks.js';
 import { insertTickNotice } from './statements/insertTickNotice.js';
 import { readTickFailures, type TickFailureRow } from './statements/readTickFailures.js';
 import { endedTickStatus, tickStateOf, type TickOutcome, type TickRow, type TickState } from './tickState.js';
-import type pg from 'pg';
-import { inTransaction, type TransactionClient } from '../database/transaction.js';
+import type { TransactionClient } from '../database/transaction.js';
 
 /** Makes a tick's notice from its outcome; absent when job notices are not posted. */
 export type TickNoticeFor = (tick: TickOutcome) => NoticeToQueue;
@@ -28,12 +27,11 @@ export interface EndedTickRun {
 type EndedRunsOfTick = Record<EndedTickRun['status'], number> & { counts: RecordCounts; skipped: number };
 
 /**
- * Counts runs whose finishes have committed to their ticks (see countTickRuns), then ends each
- * tick whose last run this was, with its notice, in a transaction of its own: a tick ends exactly
- * once (endTicks ends only a running one), whichever process counts its last run. Returns the
- * ticks it ended.
+ * Counts runs that just ended to their ticks, ends each tick whose last run this was, and queues
+ * its notice: on the transaction that ends the runs, so a tick ends exactly once, with its last
+ * run, whichever process ends it. Returns the ticks it ended.
  */
-export async function countEndedRuns(pool: Pick<pg.Pool, 'query' | 'connect'>, ended: readonly EndedTickRun[], tickNoticeFor: TickNoticeFor | undefined): Promise<TickState[]> {
+export async function countEndedRuns(client: TransactionClient, ended: readonly EndedTickRun[], tickNoticeFor: TickNoticeFor | undefined): Promise<TickState[]> {
   const byTick = new Map<string, EndedRunsOfTick>();
   for (const run of ended) {
     const tick = byTick.get(run.tickId) ?? { succeeded: 0, partial: 0, failed: 0, counts: { new: 0, updated: 0, unchanged: 0 }, skipped: 0 };
@@ -55,14 +53,8 @@ export async function countEndedRuns(pool: Pick<pg.Pool, 'query' | 'connect'>, e
     recordsUnchanged: tick.counts.unchanged,
     recordsSkipped: tick.skipped,
   }));
-  const { rows } = await pool.query<TickRow>(countTickRuns.with(params));
-  return endCountedTicks(pool, rows.map(tickStateOf), tickNoticeFor);
-}
-
-/** Ends ticks found with every run counted, with their notices, in one transaction. */
-export function endCountedTicks(pool: Pick<pg.Pool, 'query' | 'connect'>, ticks: readonly TickState[], tickNoticeFor: TickNoticeFor | undefined): Promise<TickState[]> {
-  if (ticks.length === 0) return Promise.resolve([]);
-  return inTransaction(pool, (client) => endTicksNow(client, ticks, tickNoticeFor));
+  const { rows } = await client.query<TickRow>(countTickRuns.with(params));
+  return endTicksNow(client, rows.map(tickStateOf), tickNoticeFor);
 }
 
 /** Ends ticks every run of which has ended, each with how it went, and queues their notices. */

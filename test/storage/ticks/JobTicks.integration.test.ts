@@ -6,7 +6,6 @@ import { openRunStore, type RunStore } from '../../../src/storage/runStore.js';
 import type { RunIdentity } from '../../../src/storage/runs/runState.js';
 import type { TickPlan } from '../../../src/storage/ticks/tickState.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
-import { waitFor } from '../../support/waitFor.js';
 
 let database: TestDatabase;
 let store: RunStore;
@@ -178,49 +177,6 @@ describe('JobTicks', () => {
       expect(await tickRow(plan.id)).toMatchObject({ status: 'succeeded', runs_done: 2 });
       expect(await noticesOf(plan.id)).toHaveLength(1);
     }
-  });
-
-  it('commits a run\'s finish without waiting for its tick\'s row, which only its count, apart, waits for', async () => {
-    const plan = planOf(2);
-    await store.ticks.open(plan);
-    await endRun(store, plan.runs[0]!, 'succeeded');
-    const holder = await database.pool.connect();
-    let ending: Promise<void>;
-    try {
-      await holder.query('begin');
-      await holder.query('select 1 from job_ticks where id = $1 for update', [plan.id]);
-      ending = endRun(store, plan.runs[1]!, 'succeeded');
-      await waitFor('the last run to be finished while its tick is held', async () => {
-        const { rows } = await database.pool.query<{ status: string }>('select status from sync_runs where id = $1', [plan.runs[1]!.id]);
-        return rows[0]?.status === 'succeeded';
-      });
-      expect(await tickRow(plan.id)).toMatchObject({ status: 'running', runs_done: 1 });
-    } finally {
-      await holder.query('commit');
-      holder.release();
-    }
-    await ending;
-    expect(await tickRow(plan.id)).toMatchObject({ status: 'succeeded', runs_done: 2 });
-    expect(await noticesOf(plan.id)).toHaveLength(1);
-  });
-
-  it('ends, from its runs\' rows, a tick whose last run ended but whose count was lost (a crash in between), once idle', async () => {
-    const plan = planOf(3);
-    await store.ticks.open(plan);
-    await endRun(store, plan.runs[0]!, 'succeeded', 4);
-    await endRun(store, plan.runs[1]!, 'failed');
-    // The last run's finish committed, its count lost: the tick still counts two.
-    const last = await store.claims.claim(plan.runs[2]!);
-    await database.pool.query(`update sync_runs set status = 'succeeded', finished_at = now(), records_new = 6 where id = $1`, [last.id]);
-    expect(await tickRow(plan.id)).toMatchObject({ status: 'running', runs_done: 2 });
-
-    expect(await store.ticks.endUncounted(60_000)).toEqual([]);
-    const [ended, ...more] = await store.ticks.endUncounted(0);
-
-    expect(more).toEqual([]);
-    expect(ended).toMatchObject({ id: plan.id, status: 'partial', runs: { total: 3, done: 3, succeeded: 2, failed: 1 }, records: { new: 10 } });
-    expect(await noticesOf(plan.id)).toHaveLength(1);
-    expect(await store.ticks.endUncounted(0)).toEqual([]);
   });
 
   it('ends a tick with nothing to run as it opens, with its notice', async () => {

@@ -14,23 +14,19 @@ export interface CountTickRunsParams {
 }
 
 /**
- * Adds runs that just ended (their finishes committed) to their ticks' counts, in a statement of
- * its own; returns the ticks still running that every run has now ended. The tick rows are locked
- * in id order first, so that two counts touching the same ticks never wait on each other in a
- * cycle; the one that counts a tick's last run sees every other run counted (it waited for their
- * statements). It commits without waiting for its WAL (synchronous_commit off, for this statement
- * alone), so a big tick's finishes hold its row for microseconds, not for a disk flush each: a
- * count a crash loses is redone from the runs' rows (recountIdleTicks).
+ * Adds runs that just ended to their ticks' counts; returns the ticks still running that every
+ * run has now ended. The tick rows are locked in id order first, so that two finishes touching
+ * the same ticks never wait on each other in a cycle; the one that counts a tick's last run sees
+ * every other run counted (it waited for their transactions).
  */
 export const countTickRuns = new NamedStatement<CountTickRunsParams>(
-  'feedsync_count_tick_runs_v4',
-  `with commit_async as materialized (select set_config('synchronous_commit', 'off', true)),
-    ended as (
+  'feedsync_count_tick_runs_v3',
+  `with ended as (
       select * from unnest(:tickIds::uuid[], :succeeded::int[], :partial::int[], :failed::int[], :recordsNew::bigint[], :recordsUpdated::bigint[], :recordsUnchanged::bigint[], :recordsSkipped::bigint[])
         as e(tick_id, succeeded, partial, failed, records_new, records_updated, records_unchanged, records_skipped)
     ),
     locked as (
-      select t.id from job_ticks t, commit_async where t.id in (select tick_id from ended) order by t.id for update of t
+      select t.id from job_ticks t where t.id in (select tick_id from ended) order by t.id for update
     ),
     counted as (
       update job_ticks t

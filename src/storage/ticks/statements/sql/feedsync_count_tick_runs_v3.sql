@@ -1,4 +1,4 @@
--- feedsync_count_tick_runs_v4: countTickRuns in src/storage/ticks/statements/countTickRuns.ts
+-- feedsync_count_tick_runs_v3: countTickRuns in src/storage/ticks/statements/countTickRuns.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :tickIds
@@ -9,13 +9,12 @@
 --   $6 :recordsUpdated
 --   $7 :recordsUnchanged
 --   $8 :recordsSkipped
-with commit_async as materialized (select set_config('synchronous_commit', 'off', true)),
-    ended as (
+with ended as (
       select * from unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
         as e(tick_id, succeeded, partial, failed, records_new, records_updated, records_unchanged, records_skipped)
     ),
     locked as (
-      select t.id from job_ticks t, commit_async where t.id in (select tick_id from ended) order by t.id for update of t
+      select t.id from job_ticks t where t.id in (select tick_id from ended) order by t.id for update
     ),
     counted as (
       update job_ticks t
