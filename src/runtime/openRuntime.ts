@@ -13,6 +13,7 @@ import type { NoticeToQueue, RunState } from '../storage/runs/runState.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
 import { applyKindViews } from '../analytics/kindViews.js';
 import { configWarnings, producedKinds } from '../config/configWarnings.js';
+import { makeKindPartitions } from '../storage/records/recordsPartitions.js';
 
 /** The long-lived parts every command shares, opened once and closed together. */
 export interface Runtime {
@@ -46,9 +47,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
   const sources = options.sources ?? new SourceRegistry(config);
   const logger = options.logger ?? createLogger({ secrets: loggedSecrets(config, options) });
   const storage = openStorage(options.databaseUrl, { max: options.poolSize });
-  // A process that brings the schema up to date brings the kinds' views, and the stored keys, with it.
+  // A process that brings the schema up to date brings its kinds' partitions and views, and the stored keys, with it.
   if (options.migrate ?? true) {
     try {
+      const partitioned = await makeKindPartitions(storage.pool, producedKinds(config.jobs));
+      if (partitioned.length > 0) logger.info({ kinds: partitioned }, 'records partitions made');
       await applyViews(config, storage, logger);
       await rekeyCompositeKeys(storage.pool, config, logger);
     } catch (error) {

@@ -23,9 +23,11 @@ async function write(kind: string, transactions: number, committed: Map<string, 
       await client.query(takeChangeTicket.with({}));
       const keys = Array.from({ length: PER_TRANSACTION }, () => `k${Math.floor(Math.random() * KEYS)}`);
       const { rows } = await client.query<{ key: string; change_seq: string }>(
-        // As storePage writes: the number drawn for the row proposed, kept if it conflicts (after waiting for the row's writer).
+        // As storePage writes: in key order (so that writers lock rows in one order), the number drawn
+        // for the row proposed kept if it conflicts (after waiting for the row's writer).
         `insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id, change_seq)
-         select 'music', $1, k, jsonb_build_object('v', $2::text), $2::text, $3::uuid, $3::uuid, nextval('records_change_seq') from unnest($4::text[]) as k group by k
+         select 'music', $1, k, jsonb_build_object('v', $2::text), $2::text, $3::uuid, $3::uuid, nextval('records_change_seq')
+         from (select distinct k from unnest($4::text[]) as k order by k) as keys
          on conflict (key, source, kind) do update set payload = excluded.payload, content_hash = excluded.content_hash, change_seq = excluded.change_seq
          returning key, change_seq::text`,
         [kind, randomUUID(), randomUUID(), keys],

@@ -22,7 +22,9 @@ async function tablesSize(databaseUrl: string): Promise<{ bytes: number; pageBod
   await client.connect();
   try {
     const { rows } = await client.query<{ bytes: string; page_bodies: number; envelopes: number }>(
-      `select (select sum(pg_total_relation_size(c.oid)) from pg_class c where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace and c.relname = any($1::text[]))::text as bytes,
+      // A partitioned table (records) holds nothing itself: its partitions are summed.
+      `select (select sum(pg_total_relation_size(p.relid)) from pg_class c, pg_partition_tree(c.oid) p
+          where c.relkind in ('r', 'p') and c.relnamespace = 'public'::regnamespace and c.relname = any($1::text[]) and p.isleaf)::text as bytes,
         (select count(*)::int from page_bodies) as page_bodies, (select count(*)::int from envelopes) as envelopes`,
       [FEEDSYNC_TABLES],
     );

@@ -4,6 +4,7 @@ import { loadAnalyticsSettings } from '../../config/loading/analyticsSettings.js
 import { DEFAULT_CONFIG_FILE } from '../../config/loading/loadConfig.js';
 import { applyKindViews } from '../../analytics/kindViews.js';
 import { migrateDatabase, openStorage } from '../../storage/database/database.js';
+import { makeKindPartitions } from '../../storage/records/recordsPartitions.js';
 import { printConfigWarnings } from '../configWarningLines.js';
 import { requireEnv } from '../options.js';
 
@@ -14,7 +15,7 @@ interface MigrateOptions {
 export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
-    .description("apply pending database migrations to DATABASE_URL, then create or replace the config's kinds' views")
+    .description("apply pending database migrations to DATABASE_URL, then make the config's kinds' records partitions and create or replace their views")
     .option('--config <file>', `config file whose kinds and analytics sections make the views (default: ${DEFAULT_CONFIG_FILE}, if there is one)`)
     .action(async (options: MigrateOptions) => {
       const databaseUrl = requireEnv('DATABASE_URL');
@@ -29,6 +30,8 @@ export function registerMigrateCommand(program: Command): void {
       printConfigWarnings(settings.file, settings.warnings);
       const storage = openStorage(databaseUrl, { max: 1 });
       try {
+        const partitioned = await makeKindPartitions(storage.pool, Object.keys(settings.kinds));
+        if (partitioned.length > 0) process.stdout.write(`records partitions made for kinds: ${partitioned.join(', ')}\n`);
         const applied = await applyKindViews(storage.pool, settings.kinds, settings.analytics);
         const made = [...applied.created, ...applied.replaced, ...applied.unchanged];
         process.stdout.write(`views in schema ${settings.analytics.schema}: ${made.length === 0 ? 'none (the config declares no kinds)' : made.join(', ')}\n`);

@@ -22,10 +22,11 @@ export function databaseFailureOf(error: unknown): DatabaseFailure | undefined {
   return undefined;
 }
 
-/** Whether `error` is a violation of `constraint` with SQLSTATE `code`. */
-export function isViolationOf(error: unknown, code: string, constraint: string): boolean {
+/** Whether `error` is a violation of `constraint` (or of one whose name matches it) with SQLSTATE `code`. */
+export function isViolationOf(error: unknown, code: string, constraint: string | RegExp): boolean {
   const failure = databaseFailureOf(error);
-  return failure?.code === code && failure.constraint === constraint;
+  if (failure?.code !== code || failure.constraint === undefined) return false;
+  return typeof constraint === 'string' ? failure.constraint === constraint : constraint.test(failure.constraint);
 }
 
 /**

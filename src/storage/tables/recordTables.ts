@@ -8,6 +8,10 @@ export const recordsChangeSeq = pgSequence('records_change_seq');
 /**
  * The analytics feed: the latest payload of every record. An unchanged record is never
  * rewritten, so `last_changed_run_id` is the last run that brought a new payload.
+ *
+ * Partitioned by kind (migration 0019, which Drizzle's schema cannot say): a partition a kind,
+ * `records_of_<kind>`, made by `migrate` and by a starting worker (makeKindPartitions), and
+ * `records_default` for a kind without one.
  */
 export const records = pgTable(
   'records',

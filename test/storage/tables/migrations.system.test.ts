@@ -132,6 +132,41 @@ describe('migrations', () => {
     }
   });
 
+  it('move every record into a partition of its kind, row for row, keeping the primary key and the change feed\'s index', async () => {
+    const database = await databaseBefore('0019_records_partitions');
+    try {
+      await database.pool.query(
+        `insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id, deleted_at)
+         select 's', kind, kind || n, jsonb_build_object('n', n, 'big', 12345678901234567890::numeric), md5(kind || n), gen_random_uuid(), gen_random_uuid(),
+           case when n % 7 = 0 then now() end
+         from unnest(array['artist', 'transaction', 'a_kind_whose_name_is_far_longer_than_a_partition_name_may_be']) as kind, generate_series(1, 300) as n`,
+      );
+      const everyRow = 'select md5(string_agg(r::text, \',\' order by kind, key)) as digest, count(*)::int as n from records r';
+      const before = (await database.pool.query<{ digest: string; n: number }>(everyRow)).rows[0]!;
+
+      await migrateDatabase(database.url);
+
+      expect((await database.pool.query(everyRow)).rows[0]).toEqual(before);
+      const { rows: parts } = await database.pool.query<{ part: string; n: number }>(
+        `select tableoid::regclass::text as part, count(*)::int as n from records group by 1 order by 1`,
+      );
+      // A kind too long for a table name is named by a digest.
+      const named = parts.map((part) => ({ ...part, part: part.part.replace(/^records_of_[0-9a-f]{24}$/, 'records_of_<digest>') }));
+      expect(named.sort((a, b) => a.part.localeCompare(b.part))).toEqual([
+        { part: 'records_of_<digest>', n: 300 },
+        { part: 'records_of_artist', n: 300 },
+        { part: 'records_of_transaction', n: 300 },
+      ]);
+      await expect(
+        database.pool.query(`insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id) values ('s', 'artist', 'artist1', '{}', 'h', gen_random_uuid(), gen_random_uuid())`),
+      ).rejects.toMatchObject({ code: '23505', constraint: 'records_of_artist_pkey' });
+      const { rows: plan } = await database.pool.query<{ 'QUERY PLAN': string }>(`explain select * from records where kind = 'artist' and change_seq > 5 order by change_seq limit 10`);
+      expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/Index Scan using records_of_artist_kind_change_seq_idx/);
+    } finally {
+      await database.drop();
+    }
+  });
+
   describe('applied to an empty database', () => {
     let database: TestDatabase;
     beforeAll(async () => {

@@ -53,6 +53,8 @@ function storePageSql(write: RecordWrite): string {
     write === 'lookUpUnchanged'
       ? 'n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key and c.deleted_at is null)'
       : 'true';
+  // Inserted, not updated: first seen by this run in this transaction (a partition's row has no
+  // xmax to ask; the run's earlier pages were stored in transactions that started before this one).
   const onStored =
     write === 'insert'
       ? 'returning r.key, r.change_seq, true as inserted'
@@ -60,7 +62,7 @@ function storePageSql(write: RecordWrite): string {
         set payload = excluded.payload, content_hash = excluded.content_hash,
             last_changed_run_id = excluded.last_changed_run_id, changed_at = now(), change_seq = excluded.change_seq, deleted_at = null
         where r.content_hash <> excluded.content_hash or r.deleted_at is not null
-      returning r.key, r.change_seq, (xmax = 0) as inserted`;
+      returning r.key, r.change_seq, (r.first_seen_run_id = ${RECORDS_RUN} and r.first_seen_at = now()) as inserted`;
   return `with ${CLAIM_PAGE},
     page_records as not materialized (
       select * from rows from (unnest(:keys::text[]), unnest(:hashes::text[]), string_to_table(:payloads::text, E'\\n'))
@@ -138,5 +140,8 @@ export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('fe
 /** For pages expected to hold only records never stored (a first sync); see RecordWrite. */
 export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v7', storePageSql('insert'));
 
-/** The constraint a plain insert of a stored key violates (see RecordWrite). */
-export const RECORDS_PRIMARY_KEY = 'records_source_kind_key_pk';
+/**
+ * The constraints a plain insert of a stored key violates (see RecordWrite): the primary key of
+ * the kind's partition of `records` (migration 0019), or of its default partition.
+ */
+export const RECORDS_PRIMARY_KEY = /^records_(of_[a-z0-9_]+|default)_pkey$/;

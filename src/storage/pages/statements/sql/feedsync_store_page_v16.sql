@@ -54,7 +54,7 @@ with locked_run as materialized (
         set payload = excluded.payload, content_hash = excluded.content_hash,
             last_changed_run_id = excluded.last_changed_run_id, changed_at = now(), change_seq = excluded.change_seq, deleted_at = null
         where r.content_hash <> excluded.content_hash or r.deleted_at is not null
-      returning r.key, r.change_seq, (xmax = 0) as inserted
+      returning r.key, r.change_seq, (r.first_seen_run_id = coalesce($8::uuid, $1::uuid) and r.first_seen_at = now()) as inserted
     ),
     closed_versions as (
       update record_versions v set valid_to = now()
