@@ -17,6 +17,16 @@ interface Results {
   sizes: { big: number; fastPathRecords?: number; fastPathAlternations?: number };
   ratios: Record<string, number>;
   targets: { name: string; wanted: string; value: number; met: boolean }[];
+  /** From `npm run bench -- --scale`, when it has run. */
+  scale?: {
+    fillerRows: number;
+    syncedRecords: number;
+    firstSyncEmptyRecordsPerS: number[];
+    firstSyncBigRecordsPerS: number;
+    resyncSmallRecordsPerS: number[];
+    resyncBigRecordsPerS: number;
+    bytesPerRecord: { heap: number; primaryKey: number; changeSeqIndex: number; toast: number };
+  };
   figures: {
     e2eRecordsPerS: number;
     resyncRecordsPerS: number;
@@ -41,6 +51,17 @@ function hostsLine(figures: Results['figures']): string[] {
   return [`Worker hosts (network namespaces), a latency-bound tick: ${one} runs/s on one, ${two} on two (×${hostsScaling2}), ${four} on four (×${hostsScaling4}).`];
 }
 
+/** The scale mode's figures, where the results have them. */
+function scaleLine(results: Results): string[] {
+  const { scale } = results;
+  if (!scale) return [];
+  const rows = (scale.fillerRows + scale.syncedRecords).toLocaleString('en-US');
+  const bytes = scale.bytesPerRecord;
+  return [
+    `At scale (\`--scale\`): a first sync of ${scale.syncedRecords.toLocaleString('en-US')} at ${scale.firstSyncBigRecordsPerS.toLocaleString('en-US')} records/s into a \`records\` holding ${rows} rows of another kind, against ${scale.firstSyncEmptyRecordsPerS.map((value) => value.toLocaleString('en-US')).join(' and ')} into an empty one; its unchanged re-sync at ${scale.resyncBigRecordsPerS.toLocaleString('en-US')} with the kind holding ${rows}, against ${scale.resyncSmallRecordsPerS.map((value) => value.toLocaleString('en-US')).join(' and ')} holding the ${scale.syncedRecords.toLocaleString('en-US')}. Bytes a record: heap ${bytes.heap}, primary key ${bytes.primaryKey}, change feed index ${bytes.changeSeqIndex}, TOAST ${bytes.toast}.`,
+  ];
+}
+
 /** The block of docs/benchmarks.md that results.json makes. */
 export function resultsBlock(results: Results): string {
   const lines = [
@@ -49,6 +70,7 @@ export function resultsBlock(results: Results): string {
     `Run ${results.date} (${results.benchSeconds} s) on ${results.machine.cpus} cores (${results.machine.cpuModel}); node ${results.versions.node}, PostgreSQL ${results.versions.postgres}, Redis ${results.versions.redis}, BullMQ ${results.versions.bullmq}.`,
     `End to end: ${results.figures.e2eRecordsPerS.toLocaleString('en-US')} records/s on a first sync of ${results.sizes.big.toLocaleString('en-US')}, ${results.figures.resyncRecordsPerS.toLocaleString('en-US')} on its unchanged re-sync; ${results.figures.smallRunsPerS} one-page runs/s; an idle worker ${results.figures.idleRssMB} MB.`,
     ...hostsLine(results.figures),
+    ...scaleLine(results),
     '',
     row(['target', 'wanted', 'value', 'met']),
     row(['---', '---', '---', '---']),

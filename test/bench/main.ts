@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --quick] [-- --cpu-prof-dir DIR]`: feedsync's throughput and memory against
+ * `npm run bench [-- --quick] [-- --cpu-prof-dir DIR]`, or `npm run bench -- --scale` (see
+ * scaleBench.ts): feedsync's throughput and memory against
  * its limits on this machine, in one run. Upstream is the bundled simulator in a child process;
  * Redis and Postgres are throwaway local servers (or REDIS_URL / DATABASE_URL). Prints one table
  * and writes test/bench/results.json (results.quick.json with --quick).
@@ -27,8 +28,13 @@ import { measureSimulatorStart } from './simulatorStart.js';
 import { measureStorageGrowth } from './storageGrowth.js';
 import type { TxQuery } from './txPages.js';
 import { measureUpsert } from './upsertLimit.js';
+import { keptScaleResults, runScaleBench } from './scaleBench.js';
 
 const args = process.argv.slice(2);
+if (args.includes('--scale')) {
+  await runScaleBench(args);
+  process.exit(0);
+}
 const quick = args.includes('--quick');
 const profileAt = args.indexOf('--cpu-prof-dir');
 const cpuProfDir = profileAt >= 0 ? args[profileAt + 1] : undefined;
@@ -206,7 +212,8 @@ try {
   ];
   const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baselines, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets, fastPaths, hosts }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
-  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  // The scale mode's figures, measured apart (--scale), stay until it runs again.
+  await writeFile(file, `${JSON.stringify(quick ? report : await keptScaleResults(report), null, 2)}\n`);
   if (!quick) await writeBenchmarksPage();
   say(`\n${formatReport(report)}results: ${file}`);
 } finally {

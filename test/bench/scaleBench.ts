@@ -1,0 +1,185 @@
+/**
+ * `npm run bench -- --scale [--scale-rows N]`: feedsync's stores against a `records` table that
+ * already holds tens of millions of rows, in one run. Loading them takes minutes, so it is a mode
+ * of its own; its figures are merged into test/bench/results.json (`scale`, `figures.scale…` and
+ * two targets), which a full bench keeps.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import pg from 'pg';
+import { ensureLocalStack } from '../../src/localstack/localStack.js';
+import { migrateDatabase } from '../../src/storage/database/database.js';
+import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob, type TxListJob } from './benchConfig.js';
+import { RESULTS_FILE, writeBenchmarksPage } from './benchmarksPage.js';
+import { measureRuns, type MeasuredRuns } from './measureRuns.js';
+import { emptyFeedsyncTables, settleDatabase } from './settleDatabase.js';
+import { startSimulatorProcess } from './simulatorProcess.js';
+
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+
+/** Rows loaded into the kind before the big re-sync (with the 1M synced: 50M in the kind). */
+const DEFAULT_FILLER = 49_000_000;
+/** Rows a loading statement inserts. */
+const FILLER_CHUNK = 2_000_000;
+const SYNCED = 1_000_000;
+const FIRST_SYNC_WANTED = 0.9;
+const RESYNC_WANTED = 0.7;
+
+export interface ScaleResults {
+  fillerRows: number;
+  syncedRecords: number;
+  firstSyncEmptyRecordsPerS: number[];
+  firstSyncBigRecordsPerS: number;
+  resyncSmallRecordsPerS: number[];
+  resyncBigRecordsPerS: number;
+  loadSeconds: number;
+  /** Of the kind's partition holding filler + synced rows, per row. */
+  bytesPerRecord: { heap: number; primaryKey: number; changeSeqIndex: number; toast: number };
+  notes: string[];
+}
+
+/** Inserts `rows` records of `kind` with keys in order (a fast load), with the explorer's transactions' main fields (a third of their bytes: the load is minutes shorter). */
+async function loadFiller(databaseUrl: string, kind: string, rows: number): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-bench-scale-load' });
+  await client.connect();
+  const started = performance.now();
+  try {
+    const run = '00000000-0000-0000-0000-000000000001';
+    for (let from = 1; from <= rows; from += FILLER_CHUNK) {
+      const to = Math.min(rows, from + FILLER_CHUNK - 1);
+      await client.query(
+        `insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
+         select 'explorer', $1, '0xf' || lpad(to_hex(n), 63, '0'),
+           jsonb_build_object('blockNumber', (n / 10)::text, 'timeStamp', (1700000000 + n)::text, 'hash', '0xf' || lpad(to_hex(n), 63, '0'),
+             'from', '0x' || left(md5((n % 9973)::text), 40), 'to', '0x' || left(md5((n % 7919)::text), 40), 'value', (n::numeric * 1000000007)::text),
+           md5(n::text), $2::uuid, $2::uuid
+         from generate_series($3::bigint, $4::bigint) as n`,
+        [kind, run, from, to],
+      );
+      say(`   ${to.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} rows (${Math.round((performance.now() - started) / 1000)} s)`);
+    }
+  } finally {
+    await client.end();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function bytesPerRecord(databaseUrl: string, kind: string): Promise<ScaleResults['bytesPerRecord']> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'feedsync-bench-scale-size' });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ part: string; n: string; heap: string; pk: string; seq: string; toast: string }>(
+      `select p.part, (select count(*) from records where kind = $1)::text as n, pg_relation_size(p.part)::text as heap,
+         pg_relation_size(p.part || '_pkey')::text as pk, pg_relation_size(p.part || '_kind_change_seq_idx')::text as seq,
+         (pg_table_size(p.part) - pg_relation_size(p.part))::text as toast
+       from (select feedsync_records_partition_name($1) as part) p`,
+      [kind],
+    );
+    const row = rows[0]!;
+    const per = (bytes: string) => Math.round(Number(bytes) / Number(row.n));
+    return { heap: per(row.heap), primaryKey: per(row.pk), changeSeqIndex: per(row.seq), toast: per(row.toast) };
+  } finally {
+    await client.end();
+  }
+}
+
+export async function runScaleBench(args: readonly string[]): Promise<void> {
+  const rowsAt = args.indexOf('--scale-rows');
+  const filler = rowsAt >= 0 ? Number(args[rowsAt + 1]) : DEFAULT_FILLER;
+  if (!Number.isInteger(filler) || filler < 0) throw new Error(`--scale-rows must be a whole number of rows, got "${args[rowsAt + 1]}"`);
+  say(`feedsync bench --scale: ${filler.toLocaleString('en-US')} filler rows; starting Redis, Postgres (or REDIS_URL / DATABASE_URL) and the simulator…`);
+  const stack = await ensureLocalStack();
+  const simulator = await startSimulatorProcess();
+  try {
+    const sim = simulator.urls;
+    const { redisUrl, databaseUrl } = stack;
+    await migrateDatabase(databaseUrl);
+    const servers = { webhookBaseUrl: sim.webhookBaseUrl, simulatorPid: simulator.pid, redisUrl, databaseUrl };
+    const run = async (label: string, job: TxListJob, expectedNew: number): Promise<MeasuredRuns> => {
+      const { tree, webhookUuid } = benchConfigTree({ sim, txJobs: [job], concurrency: TX_RUN_CONCURRENCY });
+      say(`${label}…`);
+      await settleDatabase(databaseUrl);
+      const [result] = (await measureRuns({ configTree: tree, webhookUuid, ...servers, trials: [[job.name]], expectedRecords: expectedRecords(job), expectedNew, timeoutMs: 1_200_000, pollMs: 200 })) as [MeasuredRuns];
+      say(`   ${Math.round(result.recordsPerS)} records/s, ${result.seconds.toFixed(1)} s`);
+      return result;
+    };
+    // The same blocks each time, each first sync under a kind of its own (a partition of its own).
+    const synced = (kind: string) => txListJob(`tx-${kind}`, SYNCED, 0, 1000, kind);
+
+    await emptyFeedsyncTables(databaseUrl);
+    const emptyFirst = [await run('scale 1: a first sync of 1M into an empty records table', synced('transaction'), SYNCED)];
+    const smallResync = [await run('scale 1: its unchanged re-sync, the kind holding 1M', synced('transaction'), 0)];
+    say(`scale 2: loading ${filler.toLocaleString('en-US')} more rows of the kind…`);
+    const loadSeconds = await loadFiller(databaseUrl, 'transaction', filler);
+    const bigResync = await run(`scale 2: the unchanged re-sync, the kind holding ${(filler + SYNCED).toLocaleString('en-US')}`, synced('transaction'), 0);
+    const bigFirst = await run(`scale 3: a first sync of 1M under another kind, records holding ${(filler + SYNCED).toLocaleString('en-US')} rows of other kinds`, synced('transaction_other'), SYNCED);
+    const sizes = await bytesPerRecord(databaseUrl, 'transaction');
+    // The machine drifts within minutes: the small side is measured again after the big one.
+    await emptyFeedsyncTables(databaseUrl);
+    emptyFirst.push(await run('scale 4: a first sync of 1M into an empty records table, again', synced('transaction_again'), SYNCED));
+    smallResync.push(await run('scale 4: its unchanged re-sync, the kind holding 1M', synced('transaction_again'), 0));
+
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const results: ScaleResults = {
+      fillerRows: filler,
+      syncedRecords: SYNCED,
+      firstSyncEmptyRecordsPerS: emptyFirst.map((result) => Math.round(result.recordsPerS)),
+      firstSyncBigRecordsPerS: Math.round(bigFirst.recordsPerS),
+      resyncSmallRecordsPerS: smallResync.map((result) => Math.round(result.recordsPerS)),
+      resyncBigRecordsPerS: Math.round(bigResync.recordsPerS),
+      loadSeconds: Math.round(loadSeconds),
+      bytesPerRecord: sizes,
+      notes: [
+        `each side of a ratio: 1M explorer transactions at limit 1000 (the full bench's big query), in a fresh \`feedsync worker\`, after VACUUM (ANALYZE) and CHECKPOINT; the empty side measured before and after the big one (the machine drifts within minutes), the ratio over their mean`,
+        `filler: ${filler} rows of the synced kind loaded by SQL, keys in order (66 characters, as the transactions' hashes), payloads of the transactions' main fields, before the big re-sync; the big first sync writes another kind (its own partition) while records holds them`,
+        'bytesPerRecord: of the synced kind\'s partition after the filler and the 1M: heap, primary key, change feed index and TOAST, each over its rows',
+      ],
+    };
+    const firstRatio = Number((results.firstSyncBigRecordsPerS / mean(results.firstSyncEmptyRecordsPerS)).toFixed(3));
+    const resyncRatio = Number((results.resyncBigRecordsPerS / mean(results.resyncSmallRecordsPerS)).toFixed(3));
+    await mergeIntoResults(results, firstRatio, resyncRatio);
+    await writeBenchmarksPage();
+    say(`\nfirst sync, records holding ${(filler + SYNCED).toLocaleString('en-US')} rows of other kinds vs empty: ×${firstRatio} (wanted >= ${FIRST_SYNC_WANTED})`);
+    say(`unchanged re-sync, its kind holding ${(filler + SYNCED).toLocaleString('en-US')} vs 1M: ×${resyncRatio} (wanted >= ${RESYNC_WANTED})`);
+    say(`bytes per record: ${JSON.stringify(sizes)}; results: ${RESULTS_FILE}`);
+  } finally {
+    await simulator.stop();
+    await stack.stop();
+  }
+}
+
+/** The targets the scale mode adds to results.json's. */
+export const SCALE_TARGET_NAMES = ['first sync into records holding 50M rows of other kinds vs into an empty one', 'unchanged re-sync of 1M records of a 50M-record kind vs of a 1M-record kind'];
+
+interface ResultsWithScale {
+  scale?: ScaleResults;
+  figures: Record<string, unknown>;
+  targets: { name: string; wanted: string; value: number; met: boolean }[];
+}
+
+const readResults = async (): Promise<ResultsWithScale | undefined> => JSON.parse(await readFile(RESULTS_FILE, 'utf8').catch(() => 'null')) as ResultsWithScale | undefined;
+
+/** A full bench's report with the last scale run's results (from the results.json it replaces), if any. */
+export async function keptScaleResults<Report extends Omit<ResultsWithScale, 'scale'>>(report: Report): Promise<Report> {
+  const previous = await readResults();
+  if (!previous?.scale) return report;
+  return {
+    ...report,
+    scale: previous.scale,
+    figures: { ...report.figures, scaleFirstSyncBigVsEmpty: previous.figures.scaleFirstSyncBigVsEmpty, scaleResyncBigVsEmpty: previous.figures.scaleResyncBigVsEmpty },
+    targets: [...report.targets, ...previous.targets.filter((target) => SCALE_TARGET_NAMES.includes(target.name))],
+  };
+}
+
+async function mergeIntoResults(scale: ScaleResults, firstRatio: number, resyncRatio: number): Promise<void> {
+  const results = await readResults();
+  if (!results) throw new Error(`${RESULTS_FILE} is missing: run the full bench first, then --scale`);
+  results.scale = scale;
+  results.figures.scaleFirstSyncBigVsEmpty = firstRatio;
+  results.figures.scaleResyncBigVsEmpty = resyncRatio;
+  results.targets = [
+    ...results.targets.filter((target) => !SCALE_TARGET_NAMES.includes(target.name)),
+    { name: SCALE_TARGET_NAMES[0]!, wanted: `>= ${FIRST_SYNC_WANTED}`, value: firstRatio, met: firstRatio >= FIRST_SYNC_WANTED },
+    { name: SCALE_TARGET_NAMES[1]!, wanted: `>= ${RESYNC_WANTED}`, value: resyncRatio, met: resyncRatio >= RESYNC_WANTED },
+  ];
+  await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+}
