@@ -115,6 +115,8 @@ export class RunReconciler {
       if (leased !== 'OK') return;
       const { requeued, closed } = await this.sweep();
       if (requeued.length + closed.length > 0) this.runtime.logger.info({ requeued: requeued.length, closed: closed.length }, 'reconciled runs whose queue job was gone');
+      const ticks = await this.runtime.store.ticks.countUncounted(this.options.idleForMs);
+      if (ticks.length > 0) this.runtime.logger.warn({ ticks: ticks.map((tick) => tick.id) }, 'ended ticks whose last runs had ended uncounted');
     } catch (error) {
       this.runtime.logger.warn({ err: { message: (error as Error).message } }, 'run reconciliation failed; will look again');
     }

@@ -91,6 +91,8 @@ export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, opt
   const context: RunContext = { query, run, log, options, started: performance.now(), secrets: new ScrubbedSecrets() };
   if (isEnded(run.status)) {
     log.info({ runKey: run.runKey, status: run.status }, 'run already ended; not running it again');
+    // Its process may have died between its finish and its count: a job taken up again counts it.
+    if (run.tickId) await options.store.ticks.countEnded([run.tickId]);
     return { runId: run.id, status: 'skipped', attempt: run.attempt, pages: run.pages, counts: run.counts, durationMs: 0 };
   }
   const progress = new RunProgress(run);

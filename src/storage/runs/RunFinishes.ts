@@ -6,8 +6,8 @@ import { isEnded, isPaused, runStateOf, type NoticeToQueue, type RunOutcome, typ
 import { finishRuns, type FinishedRunRow, type FinishRunsParams } from './statements/finishRuns.js';
 import { readRunToFinish } from './statements/readRunToFinish.js';
 import type { TickEndListeners } from '../ticks/TickEndListeners.js';
-import { countEndedRuns, type EndedTickRun, type TickNoticeFor } from '../ticks/tickEnding.js';
-import { inTransaction, type TransactionClient } from '../database/transaction.js';
+import { countEndedRuns, type TickNoticeFor } from '../ticks/tickEnding.js';
+import type { TransactionClient } from '../database/transaction.js';
 
 /** How often finish reads and writes again when the run row changed in between. */
 const FINISH_ATTEMPTS = 5;
@@ -23,8 +23,8 @@ interface FinishWrite {
 /**
  * Ends runs: the final status, the incremental cursor and the outbox notice together, in one
  * statement that only writes if the run row is still the version the notice was made from. A
- * run of a tick that ends for good is counted to its tick in the same transaction (see
- * tickEnding), which ends the tick, with its notice, when it was the last.
+ * run of a tick that ends for good is then counted to its tick (see tickEnding), which ends the
+ * tick, with its notice, when it was the last.
  * Finishes of concurrent runs share a statement (see NaturalBatcher); one statement never
  * touches a job's incremental cursor twice.
  */
@@ -94,19 +94,10 @@ export class RunFinishes {
         crashes: outcome.crashes ?? null,
       };
     });
-    // Only a run of a tick that ends for good needs the transaction: the rest is one statement.
-    const endsTickRuns = writes.some(({ run, outcome }) => run.tickId !== null && isEnded(outcome.status));
-    let rows: FinishedRunRow[];
-    if (endsTickRuns) {
-      const { finished, endedTicks } = await inTransaction(this.pool, async (client) => {
-        const finished = await writeFinishes(client, params);
-        return { finished, endedTicks: await countEndedRuns(client, finished.flatMap(endedTickRun), this.tickNoticeFor) };
-      });
-      this.tickEnds.notify(endedTicks);
-      rows = finished;
-    } else {
-      rows = await writeFinishes(this.pool, params);
-    }
+    const rows = await writeFinishes(this.pool, params);
+    // Counted after the finishes commit, apart: a tick's row is held for its count alone (see countTickRuns).
+    const endedTicks = await countEndedRuns(this.pool, rows.flatMap((row) => (row.tick_id !== null && isEnded(row.status) ? [row.tick_id] : [])), this.tickNoticeFor);
+    this.tickEnds.notify(endedTicks);
     const written = new Set(rows.map((row) => row.id));
     return writes.map((write) => written.has(write.run.id));
   }
@@ -114,11 +105,6 @@ export class RunFinishes {
 
 async function writeFinishes(client: TransactionClient, params: FinishRunsParams): Promise<FinishedRunRow[]> {
   return (await client.query<FinishedRunRow>(finishRuns.with(params))).rows;
-}
-
-function endedTickRun(row: FinishedRunRow): EndedTickRun[] {
-  if (row.tick_id === null || !isEnded(row.status)) return [];
-  return [{ tickId: row.tick_id, status: row.status, counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged }, skipped: row.records_skipped }];
 }
 
 function finishedState(run: RunState, outcome: RunOutcome, finishedAt: Date): RunState {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * One tick of a job: a schedule's firing, an `enqueue` or a `feedsync run`, with one run per query
@@ -94,9 +94,15 @@ export const syncRuns = pgTable(
     errorKind: text('error_kind'),
     error: text('error'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Whether the run's end has been added to its tick's counts (countTickRuns): each end is counted once, by whichever process comes first. */
+    tickCounted: boolean('tick_counted').notNull().default(false),
   },
   (table) => [
     uniqueIndex('sync_runs_run_key_idx').on(table.runKey),
+    // The ended runs of a tick not counted to it yet: a handful, found without reading the tick's thousands of others.
+    index('sync_runs_uncounted_idx')
+      .on(table.tickId)
+      .where(sql`not ${table.tickCounted} and ${table.tickId} is not null and ${table.status} in ('succeeded', 'partial', 'failed')`),
     index('sync_runs_job_started_idx').on(table.job, table.startedAt),
     // The history page's runs of a job with one status, newest first.
     index('sync_runs_job_status_started_idx').on(table.job, table.status, table.startedAt),

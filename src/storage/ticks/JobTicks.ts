@@ -10,7 +10,8 @@ import { tryInProcessTick } from './statements/tryInProcessTick.js';
 import { insertTick } from './statements/insertTick.js';
 import { insertTickRuns, type InsertTickRunsParams } from './statements/insertTickRuns.js';
 import type { TickEndListeners } from './TickEndListeners.js';
-import { endTicksNow, type TickNoticeFor } from './tickEnding.js';
+import { countEndedRuns, endTicksNow, type TickNoticeFor } from './tickEnding.js';
+import { findUncountedTicks } from './statements/findUncountedTicks.js';
 import { tickStateOf, type TickPlan, type TickRow, type TickState } from './tickState.js';
 import { inTransaction } from '../database/transaction.js';
 
@@ -46,6 +47,23 @@ export class JobTicks {
     const opened = await this.openTick(plan);
     if (opened?.tick.status !== 'running') this.tickEnds.notify(opened ? [opened.tick] : []);
     return opened;
+  }
+
+  /**
+   * Counts the ended runs of these ticks that no count has reached yet (a process that finished
+   * one died before counting it) and ends those ticks all of whose runs are now counted. Returns
+   * the ticks ended.
+   */
+  async countEnded(tickIds: Iterable<string>): Promise<TickState[]> {
+    const ended = await countEndedRuns(this.pool, tickIds, this.tickNoticeFor);
+    this.tickEnds.notify(ended);
+    return ended;
+  }
+
+  /** As countEnded, for every tick with a run that ended uncounted `idleForMs` ago or more. */
+  async countUncounted(idleForMs: number, limit = 100): Promise<TickState[]> {
+    const { rows } = await this.pool.query<{ tick_id: string }>(findUncountedTicks.with({ idleForMs, limit }));
+    return this.countEnded(rows.map((row) => row.tick_id));
   }
 
   async find(tickId: string): Promise<TickState | undefined> {

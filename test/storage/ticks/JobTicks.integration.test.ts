@@ -6,6 +6,7 @@ import { openRunStore, type RunStore } from '../../../src/storage/runStore.js';
 import type { RunIdentity } from '../../../src/storage/runs/runState.js';
 import type { TickPlan } from '../../../src/storage/ticks/tickState.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
+import { waitFor } from '../../support/waitFor.js';
 
 let database: TestDatabase;
 let store: RunStore;
@@ -177,6 +178,63 @@ describe('JobTicks', () => {
       expect(await tickRow(plan.id)).toMatchObject({ status: 'succeeded', runs_done: 2 });
       expect(await noticesOf(plan.id)).toHaveLength(1);
     }
+  });
+
+  it('commits a run\'s finish without waiting for its tick\'s row, which only its count, apart, waits for', async () => {
+    const plan = planOf(2);
+    await store.ticks.open(plan);
+    await endRun(store, plan.runs[0]!, 'succeeded');
+    const holder = await database.pool.connect();
+    let ending: Promise<void>;
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from job_ticks where id = $1 for update', [plan.id]);
+      ending = endRun(store, plan.runs[1]!, 'succeeded');
+      await waitFor('the last run to be finished while its tick is held', async () => {
+        const { rows } = await database.pool.query<{ status: string }>('select status from sync_runs where id = $1', [plan.runs[1]!.id]);
+        return rows[0]?.status === 'succeeded';
+      });
+      expect(await tickRow(plan.id)).toMatchObject({ status: 'running', runs_done: 1 });
+    } finally {
+      await holder.query('commit');
+      holder.release();
+    }
+    await ending;
+    expect(await tickRow(plan.id)).toMatchObject({ status: 'succeeded', runs_done: 2 });
+    expect(await noticesOf(plan.id)).toHaveLength(1);
+  });
+
+  it('counts a run whose count was lost (its process died after its finish) with the next count of its tick', async () => {
+    const plan = planOf(3);
+    await store.ticks.open(plan);
+    await endRun(store, plan.runs[0]!, 'succeeded', 4);
+    // The second run's finish committed, its count lost: the tick still counts one.
+    const lost = await store.claims.claim(plan.runs[1]!);
+    await database.pool.query(`update sync_runs set status = 'failed', finished_at = now() where id = $1`, [lost.id]);
+    expect(await tickRow(plan.id)).toMatchObject({ status: 'running', runs_done: 1 });
+
+    await endRun(store, plan.runs[2]!, 'succeeded', 6);
+
+    expect(await tickRow(plan.id)).toMatchObject({ status: 'partial', runs_done: 3 });
+    const [notice, ...more] = await noticesOf(plan.id);
+    expect(more).toEqual([]);
+    expect(notice).toMatchObject({ data: { runs: { total: 3, succeeded: 2, failed: 1 }, records: { new: 10 } } });
+  });
+
+  it('ends a tick whose last run ended uncounted, once that run has been still for the idle time', async () => {
+    const plan = planOf(2);
+    await store.ticks.open(plan);
+    await endRun(store, plan.runs[0]!, 'succeeded');
+    const last = await store.claims.claim(plan.runs[1]!);
+    await database.pool.query(`update sync_runs set status = 'succeeded', finished_at = now() where id = $1`, [last.id]);
+
+    expect(await store.ticks.countUncounted(60_000)).toEqual([]);
+    const ended = await store.ticks.countUncounted(0);
+
+    expect(ended.map((tick) => tick.id)).toContain(plan.id);
+    expect(await tickRow(plan.id)).toMatchObject({ status: 'succeeded', runs_done: 2 });
+    expect(await noticesOf(plan.id)).toHaveLength(1);
+    expect((await store.ticks.countUncounted(0)).map((tick) => tick.id)).not.toContain(plan.id);
   });
 
   it('ends a tick with nothing to run as it opens, with its notice', async () => {

@@ -1,20 +1,23 @@
--- feedsync_count_tick_runs_v3: countTickRuns in src/storage/ticks/statements/countTickRuns.ts
+-- feedsync_count_tick_runs_v4: countTickRuns in src/storage/ticks/statements/countTickRuns.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :tickIds
---   $2 :succeeded
---   $3 :partial
---   $4 :failed
---   $5 :recordsNew
---   $6 :recordsUpdated
---   $7 :recordsUnchanged
---   $8 :recordsSkipped
-with ended as (
-      select * from unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
-        as e(tick_id, succeeded, partial, failed, records_new, records_updated, records_unchanged, records_skipped)
+with commit_async as materialized (select set_config('synchronous_commit', 'off', true)),
+    marked as (
+      update sync_runs r set tick_counted = true
+      from commit_async
+      where r.tick_id = any($1::uuid[]) and not r.tick_counted and r.status in ('succeeded', 'partial', 'failed')
+      returning r.tick_id, r.status, r.records_new, r.records_updated, r.records_unchanged, r.records_skipped
+    ),
+    ended as (
+      select tick_id, count(*) filter (where status = 'succeeded')::int as succeeded, count(*) filter (where status = 'partial')::int as partial,
+        count(*) filter (where status = 'failed')::int as failed, sum(records_new) as records_new, sum(records_updated) as records_updated,
+        sum(records_unchanged) as records_unchanged, sum(records_skipped) as records_skipped
+      from marked
+      group by tick_id
     ),
     locked as (
-      select t.id from job_ticks t where t.id in (select tick_id from ended) order by t.id for update
+      select t.id from job_ticks t where t.id in (select tick_id from ended) order by t.id for update of t
     ),
     counted as (
       update job_ticks t
