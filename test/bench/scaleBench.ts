@@ -69,7 +69,8 @@ async function bytesPerRecord(databaseUrl: string, kind: string): Promise<ScaleR
   try {
     const { rows } = await client.query<{ part: string; n: string; heap: string; pk: string; seq: string; toast: string }>(
       `select p.part, (select count(*) from records where kind = $1)::text as n, pg_relation_size(p.part)::text as heap,
-         pg_relation_size(p.part || '_pkey')::text as pk, pg_relation_size(p.part || '_kind_change_seq_idx')::text as seq,
+         (select sum(pg_relation_size(i.indexrelid)) filter (where i.indisprimary) from pg_index i where i.indrelid = p.part::regclass)::text as pk,
+         (select sum(pg_relation_size(i.indexrelid)) filter (where not i.indisprimary) from pg_index i where i.indrelid = p.part::regclass)::text as seq,
          (pg_table_size(p.part) - pg_relation_size(p.part))::text as toast
        from (select feedsync_records_partition_name($1) as part) p`,
       [kind],

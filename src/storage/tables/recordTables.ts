@@ -36,6 +36,7 @@ export const records = pgTable(
     // Key first: every lookup gives all three, and at random keys an insert's descent then compares one column, not three.
     // Its name is the one it had in (source, kind, key) order: a worker of the release before, still running while the first new one migrates, knows its violations by that name.
     primaryKey({ name: 'records_source_kind_key_pk', columns: [table.key, table.source, table.kind] }),
+    // With INCLUDE (last_changed_run_id) since migration 0021, which Drizzle's schema cannot say: a page's proof is counted from the index alone (see storeProvenPage).
     index('records_kind_change_seq_idx').on(table.kind, table.changeSeq),
   ],
 );
