@@ -94,6 +94,9 @@ export const NOTE_REFRESH_KEYS = `refresh_keys as (
 export const PAGE_WITHOUT_ANOMALIES = `cardinality(:keys::text[]) > 0 and cardinality(:deadIndexes::int[]) = 0
       and :collapsed::int = 0 and :nulsRemoved::int = 0 and :filtered::int = 0`;
 
+/** The kind's highest change_seq in the statement's snapshot: a proof of the kind below holds while this is at most its `seq_to`. */
+export const KIND_HIGHEST_CHANGE = `(select coalesce(max(c.change_seq), 0) from records c where c.kind = :kind::text)`;
+
 /**
  * The kind's highest change_seq in the statement's snapshot, as the proof of a page whose records
  * were all found unchanged: while it stays the highest, none of them changed. Only when it is
@@ -101,11 +104,7 @@ export const PAGE_WITHOUT_ANOMALIES = `cardinality(:keys::text[]) > 0 and cardin
  * does not hold then draws a higher number. Otherwise (a change below it may still be in flight,
  * unseen) null, no proof.
  */
-export const KIND_HIGHEST_BELOW_HORIZON = `(select case when h.seq < :changeHorizon::bigint then h.seq end
-      from (select coalesce(max(c.change_seq), 0) as seq from records c where c.kind = :kind::text) h)`;
-
-/** The kind's highest change_seq now: a proof of the kind above holds while this is at most its `seq_to`. */
-export const KIND_HIGHEST_CHANGE = `(select coalesce(max(c.change_seq), 0) from records c where c.kind = :kind::text)`;
+export const KIND_HIGHEST_BELOW_HORIZON = `(select case when h.seq < :changeHorizon::bigint then h.seq end from (select ${KIND_HIGHEST_CHANGE} as seq) h)`;
 
 /**
  * Inserts the page's body, for the run the CTE `run` wrote, unless a body with its hash is stored

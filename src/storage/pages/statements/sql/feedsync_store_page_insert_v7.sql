@@ -70,8 +70,7 @@ with locked_run as materialized (
       from written
     ),
     page_proof as (
-      select counts.seq_min as seq_from, coalesce(counts.seq_max, (select case when h.seq < $11::bigint then h.seq end
-      from (select coalesce(max(c.change_seq), 0) as seq from records c where c.kind = $7::text) h)) as seq_to,
+      select counts.seq_min as seq_from, coalesce(counts.seq_max, (select case when h.seq < $11::bigint then h.seq end from (select (select coalesce(max(c.change_seq), 0) from records c where c.kind = $7::text) as seq) h)) as seq_to,
         cardinality($3::text[]) as records, case when counts.seq_min is not null then coalesce($8::uuid, $1::uuid) end as run_id
       from counts
       where cardinality($3::text[]) > 0 and cardinality($12::int[]) = 0

@@ -47,8 +47,7 @@ with locked_run as materialized (
       returning s.id, s.xmin::text as version
     ),
     page_proof as (
-      select null::bigint as seq_from, (select case when h.seq < $13::bigint then h.seq end
-      from (select coalesce(max(c.change_seq), 0) as seq from records c where c.kind = $6::text) h) as seq_to, cardinality($3::text[]) as records, null::uuid as run_id where cardinality($3::text[]) > 0 and cardinality($8::int[]) = 0
+      select null::bigint as seq_from, (select case when h.seq < $13::bigint then h.seq end from (select (select coalesce(max(c.change_seq), 0) from records c where c.kind = $6::text) as seq) h) as seq_to, cardinality($3::text[]) as records, null::uuid as run_id where cardinality($3::text[]) > 0 and cardinality($8::int[]) = 0
       and $9::int = 0 and $10::int = 0 and $11::int = 0
     ),
     page_body as (
