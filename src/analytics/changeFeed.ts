@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { readChangeHorizon, type ChangeHorizonRow } from '../storage/records/statements/readChangeHorizon.js';
+import { ChangeHorizons } from '../storage/records/ChangeHorizons.js';
 import { readChanges, type ChangeRow } from './statements/readChanges.js';
 
 /** A change as a loader applies it: the record's state now (`upsert`), or its deletion. */
@@ -26,7 +26,7 @@ export interface ChangeFeedOptions {
 /**
  * The change feed of a kind: every record inserted, changed or deleted since a position, in
  * change_seq order, read in keyset batches, each below the change horizon read just before it
- * (see readChangeHorizon): so a batch never passes over a number whose transaction has not
+ * (see ChangeHorizons): so a batch never passes over a number whose transaction has not
  * ended, and the next position never skips a change that commits later. A record changed twice
  * since the position appears once, at its latest change. A change in a transaction still in
  * flight, and every number above its ticket, waits for the next read.
@@ -34,8 +34,9 @@ export interface ChangeFeedOptions {
 export async function* readChangeFeed(pool: Pick<pg.Pool, 'query'>, options: ChangeFeedOptions): AsyncGenerator<RecordChange> {
   let after = options.since.toString();
   const limit = options.batchSize ?? 1_000;
+  const horizons = new ChangeHorizons(pool);
   for (;;) {
-    const horizon = (await pool.query<ChangeHorizonRow>(readChangeHorizon.with({}))).rows[0]!.horizon;
+    const horizon = await horizons.read();
     const { rows } = await pool.query<ChangeRow>(readChanges.with({ kind: options.kind, source: options.source ?? null, after, horizon, limit }));
     for (const row of rows) yield changeOf(row);
     if (rows.length < limit) return;

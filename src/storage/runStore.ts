@@ -2,6 +2,7 @@ import { poolOf, type Database } from './database/database.js';
 import { DatabaseClock } from './database/DatabaseClock.js';
 import { IncrementalCursors } from './runs/IncrementalCursors.js';
 import { PageWrites } from './pages/PageWrites.js';
+import { ChangeHorizons } from './records/ChangeHorizons.js';
 import { RecordDeletions } from './records/RecordDeletions.js';
 import { RunClaims } from './runs/RunClaims.js';
 import { RunFinishes } from './runs/RunFinishes.js';
@@ -36,9 +37,11 @@ export function openRunStore(db: Database, options: RunStoreOptions = {}): RunSt
   // Claims observe the database's clock; finishes stamp their times with it.
   const clock = new DatabaseClock();
   const tickEnds = new TickEndListeners();
+  // Claims return the change horizon, which a run's first page then uses.
+  const horizons = new ChangeHorizons(pool);
   return {
-    claims: new RunClaims(pool, clock),
-    pages: new PageWrites(pool),
+    claims: new RunClaims(pool, clock, horizons),
+    pages: new PageWrites(pool, horizons),
     deletions: new RecordDeletions(pool),
     finishes: new RunFinishes(pool, clock, options.tickNoticeFor, tickEnds),
     running: new RunningRuns(pool),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { serialiseRecords } from '../../src/storage/records/serialiseRecords.js';
 import type pg from 'pg';
 import { PageWrites, type PagePool, type PageToStore } from '../../src/storage/pages/PageWrites.js';
+import { ChangeHorizons } from '../../src/storage/records/ChangeHorizons.js';
 import { MERGE } from '../../src/storage/pages/writeModes.js';
 
 /** A page of these records, keyed by `keyField`, as a sync hands it to PageWrites.storePage. */
@@ -27,8 +28,11 @@ export function pageOf(kind: string, items: Record<string, unknown>[], keyField:
   };
 }
 
-/** PageWrites on `pool`, with the names of the statements it sends (on the pool or on a connection taken from it), in order, and the values each was sent with. */
-export function pageWritesTelling(pool: pg.Pool): { pages: PageWrites; sent: string[]; sentValues: unknown[][] } {
+/**
+ * PageWrites on `pool`, with the names of the statements it sends (on the pool or on a connection taken from it), in order, and the values each was sent with;
+ * and the change horizons it uses (their reads told too), for claims to share.
+ */
+export function pageWritesTelling(pool: pg.Pool): { pages: PageWrites; sent: string[]; sentValues: unknown[][]; horizons: ChangeHorizons } {
   const sent: string[] = [];
   const sentValues: unknown[][] = [];
   const telling = <Sender extends Pick<pg.Pool, 'query'>>(sender: Sender) => (config: { name?: string; values?: unknown[] }, values?: unknown[]) => {
@@ -51,5 +55,6 @@ export function pageWritesTelling(pool: pg.Pool): { pages: PageWrites; sent: str
       });
     },
   } as unknown as PagePool;
-  return { pages: new PageWrites(tellingPool), sent, sentValues };
+  const horizons = new ChangeHorizons(tellingPool);
+  return { pages: new PageWrites(tellingPool, horizons), sent, sentValues, horizons };
 }

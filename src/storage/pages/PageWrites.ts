@@ -15,7 +15,7 @@ import {
   type StorePageRow,
 } from './statements/storePage.js';
 import { takeVersionsLock, type VersionsLockParams } from './statements/takeVersionsLock.js';
-import { readChangeHorizon, type ChangeHorizonRow } from '../records/statements/readChangeHorizon.js';
+import type { ChangeHorizons } from '../records/ChangeHorizons.js';
 import { inTransaction } from '../database/transaction.js';
 import { storeProvenPage, type StoreProvenPageRow } from './statements/storeProvenPage.js';
 import { storeUnchangedPage, type StoreUnchangedPageRow } from './statements/storeUnchangedPage.js';
@@ -100,7 +100,10 @@ export class PageWrites {
   /** Runs none of whose pages had a proof on record so far: they are not offered as proven again. */
   private readonly withoutProofs = new Set<string>();
 
-  constructor(private readonly pool: PagePool) {}
+  constructor(
+    private readonly pool: PagePool,
+    private readonly horizons: ChangeHorizons,
+  ) {}
 
   /** Whether the run's next page will likely be proven unchanged, so that its records need not be serialised ahead. */
   expectsProven(runId: string): boolean {
@@ -119,7 +122,7 @@ export class PageWrites {
     const records = typeof page.records === 'function' ? page.records() : page.records;
     const params = pageWriteParams(runId, pagesBefore, page, records, source, bodyStored ? null : page.raw);
     if (expectsUnchanged && fastPathOn('statementByLastPage')) {
-      const row = await this.send<StoreUnchangedPageRow, PageWriteParams>(storeUnchangedPage, await this.withHorizon(params), page.raw);
+      const row = await this.send<StoreUnchangedPageRow, PageWriteParams>(storeUnchangedPage, await this.withHorizon(params, last), page.raw);
       if (!row?.claimed) throw takenOver(runId, pagesBefore);
       if (row.version) return this.stored(runId, { counts: { new: 0, updated: 0, unchanged: records.keys.length }, version: row.version, records }, 'unchanged');
     }
@@ -142,7 +145,7 @@ export class PageWrites {
    * after new or changed ones without the lookup; else with it.
    */
   private async storeWithRecords(last: LastPage | undefined, params: StorePageParams, body: PageEnvelope['raw']): Promise<StorePageRow | undefined> {
-    const lookingUp = async () => this.storeWith(storePageLookingUpUnchanged, await this.withHorizon(params), body);
+    const lookingUp = async () => this.storeWith(storePageLookingUpUnchanged, await this.withHorizon(params, last), body);
     if (!fastPathOn('statementByLastPage')) return lookingUp();
     if (last === 'written') return this.storeWith(storePageUpsertingRecords, params, body);
     if (last !== 'inserted') return lookingUp();
@@ -155,14 +158,14 @@ export class PageWrites {
   }
 
   /**
-   * The params with the change horizon read now, for a statement that may find all of a page's
-   * records unchanged and keep that as its proof (see KIND_HIGHEST_BELOW_HORIZON). A page without
-   * a derivation keeps no proof: nothing to read.
+   * The params with a change horizon, for a statement that may find all of a page's records
+   * unchanged and keep that as its proof (see KIND_HIGHEST_BELOW_HORIZON). A run's first page
+   * here takes the newest known, read at its claim or since; a later one a horizon read now,
+   * above the run's own pages before it. A page without a derivation keeps no proof: none needed.
    */
-  private async withHorizon<Params extends PageWriteParams>(params: Params): Promise<Params> {
+  private async withHorizon<Params extends PageWriteParams>(params: Params, last: LastPage | undefined): Promise<Params> {
     if (params.derivation === null) return params;
-    const { rows } = await this.pool.query<ChangeHorizonRow>(readChangeHorizon.with({}));
-    return { ...params, changeHorizon: rows[0]!.horizon };
+    return { ...params, changeHorizon: await (last === undefined ? this.horizons.known() : this.horizons.read()) };
   }
 
   private storeWith(statement: NamedStatement<StorePageParams>, params: StorePageParams, body: PageEnvelope['raw']): Promise<StorePageRow | undefined> {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { columnsOf } from '../database/columnsOf.js';
 import type { DatabaseClock } from '../database/DatabaseClock.js';
+import type { ChangeHorizons } from '../records/ChangeHorizons.js';
 import { NaturalBatcher } from '../database/NaturalBatcher.js';
 import { runStateOf, type RunIdentity, type RunRow, type RunState } from './runState.js';
 import { claimRuns, type ClaimedRunRow, type ClaimRunsParams } from './statements/claimRuns.js';
@@ -19,6 +20,7 @@ export class RunClaims {
   constructor(
     private readonly pool: Pick<pg.Pool, 'query'>,
     private readonly clock: DatabaseClock,
+    private readonly horizons: ChangeHorizons,
   ) {}
 
   /**
@@ -42,7 +44,10 @@ export class RunClaims {
   private async claimBatch(identities: readonly RunIdentity[]): Promise<(ClaimedRunRow | undefined)[]> {
     const params = columnsOf<RunIdentity, ClaimRunsParams>(identities, identityColumns);
     const { rows } = await this.pool.query<ClaimedRunRow>(claimRuns.with(params));
-    if (rows[0]) this.clock.observe(rows[0].now);
+    if (rows[0]) {
+      this.clock.observe(rows[0].now);
+      this.horizons.observe(rows[0].change_horizon);
+    }
     const byKey = new Map(rows.map((row) => [row.run_key, row]));
     return identities.map((identity) => byKey.get(identity.runKey));
   }

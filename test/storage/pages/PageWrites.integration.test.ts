@@ -87,7 +87,7 @@ describe('PageWrites.storePage: how records are written', () => {
   it('after a page of only new records, inserts the next page of new records plainly', async () => {
     const kind = `tx-${randomUUID()}`;
     const run = await claimRun();
-    const { pages, sent } = pageWritesTelling(given.database.pool, );
+    const { pages, sent } = pageWritesTelling(given.database.pool);
     await pages.storePage(run.id, 0, pageOfTxs(kind, [['0xa', '1'], ['0xb', '2']]), 'explorer');
     const second = await pages.storePage(run.id, 1, pageOfTxs(kind, [['0xc', '3'], ['0xd', '4']]), 'explorer');
 
@@ -103,7 +103,7 @@ describe('PageWrites.storePage: how records are written', () => {
     const changeSeqOfKeptRecord = async () => (await given.database.pool.query(`select change_seq from records where kind = $1 and key = '0xd'`, [kind])).rows[0] as unknown;
     const before = await changeSeqOfKeptRecord();
     const run = await claimRun();
-    const { pages, sent } = pageWritesTelling(given.database.pool, );
+    const { pages, sent } = pageWritesTelling(given.database.pool);
     await pages.storePage(run.id, 0, pageOfTxs(kind, [['0xa', '1'], ['0xb', '2']]), 'explorer');
 
     const second = await pages.storePage(run.id, 1, pageOfTxs(kind, [['0xc', '3b'], ['0xd', '4'], ['0xe', '5']]), 'explorer');
@@ -162,7 +162,7 @@ describe('PageWrites.storePage: how records are written', () => {
     const other = await claimRun();
     await given.store.pages.storePage(other.id, 0, pageOfTxs(kind, [['0xa', '1'], ['0xb', '2']]), 'explorer');
     const run = await claimRun();
-    const { pages, sent } = pageWritesTelling(given.database.pool, );
+    const { pages, sent } = pageWritesTelling(given.database.pool);
     await pages.storePage(run.id, 0, pageOfTxs(kind, [['0xa', '1b'], ['0xb', '2b']]), 'explorer');
 
     const second = await pages.storePage(run.id, 1, pageOfTxs(kind, [['0xc', '3'], ['0xa', '1c']]), 'explorer');

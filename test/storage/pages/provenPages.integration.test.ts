@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { PageToStore } from '../../../src/storage/pages/PageWrites.js';
 import { takeChangeTicket } from '../../../src/storage/records/statements/takeChangeTicket.js';
-import { pageOf } from '../../support/storedPages.js';
+import { readChangeHorizon } from '../../../src/storage/records/statements/readChangeHorizon.js';
+import { RunClaims } from '../../../src/storage/runs/RunClaims.js';
+import { DatabaseClock } from '../../../src/storage/database/DatabaseClock.js';
+import { storePageLookingUpUnchanged } from '../../../src/storage/pages/statements/storePage.js';
+import { pageOf, pageWritesTelling } from '../../support/storedPages.js';
 import { givenRunStore } from '../../support/givenRunStore.js';
 
 const given = givenRunStore();
@@ -159,5 +163,23 @@ describe('PageWrites.storePage: pages proven stored unchanged', () => {
     await syncPages([page(kind, { a: '1', b: '1' })]);
     const { runId } = await syncPages([page(kind, { a: '1', b: '2' })]);
     expect(await envelopeProofs(runId)).toEqual([{ from: null, to: null, records: null }]);
+  });
+
+  it("keeps a run's first page's proof below the horizon its claim returned, reading none of its own; a later page reads one", async () => {
+    const kind = `tx-${randomUUID()}`;
+    await syncPages([page(kind, { a: '1', b: '1' })]);
+    const { pages, sent, horizons } = pageWritesTelling(given.database.pool);
+    const claims = new RunClaims(given.database.pool, new DatabaseClock(), horizons);
+    const run = await claims.claim({ runKey: `proven-test/${randomUUID()}`, job: 'txs', source: 'explorer', queryIndex: 0, queryKey: 'k2', query: { q: null, params: {} } });
+
+    await pages.storePage(run.id, 0, page(kind, { a: '1', b: '1' }), 'explorer');
+    const firstPageSent = [...sent];
+    await pages.storePage(run.id, 1, page(kind, { c: '1' }), 'explorer');
+
+    expect(firstPageSent).toEqual([storePageLookingUpUnchanged.name]);
+    expect(sent.slice(firstPageSent.length)).toContain(readChangeHorizon.name);
+    const [firstProof] = await envelopeProofs(run.id);
+    expect(firstProof).toMatchObject({ from: null, records: 2 });
+    expect(firstProof!.to).not.toBeNull();
   });
 });

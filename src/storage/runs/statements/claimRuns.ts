@@ -1,4 +1,5 @@
 import { NamedStatement } from '../../database/NamedStatement.js';
+import { CHANGE_HORIZON } from '../../records/statements/readChangeHorizon.js';
 import { RUN_COLUMNS, type RunRow } from '../runState.js';
 
 /** A batch of runs to claim, one array per column, one element per run. */
@@ -17,8 +18,8 @@ export interface ClaimRunsParams {
   values: (string | null)[];
 }
 
-/** A run as claimRuns returns it, with the database's clock at the claim. */
-export type ClaimedRunRow = RunRow & { now: Date };
+/** A run as claimRuns returns it, with the database's clock and the change feed's horizon (see readChangeHorizon) at the claim. */
+export type ClaimedRunRow = RunRow & { now: Date; change_horizon: string };
 
 /**
  * Inserts each run, or takes it up: a run queued with its tick starts (attempt 1, started now);
@@ -26,11 +27,13 @@ export type ClaimedRunRow = RunRow & { now: Date };
  * good). A run found `running` was left so by a holder that never recorded stopping (killed, or
  * its queue job lost): that is one more crash, counted here in the run's row, whatever the queue
  * remembers (a Redis that lost its data starts its count again). Returns the rows it wrote; a run
- * that ended is not returned.
+ * that ended is not returned. Each row carries the change horizon, so that the run's first page
+ * need not read one (see ChangeHorizons).
  */
 export const claimRuns = new NamedStatement<ClaimRunsParams>(
-  'feedsync_claims_v8',
-  `insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value)
+  'feedsync_claims_v9',
+  `with ${CHANGE_HORIZON}
+    insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value)
     select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value
     from unnest(:ids::uuid[], :runKeys::text[], :jobs::text[], :sources::text[], :queryIndexes::int[], :queryKeys::text[], :queries::jsonb[], :scheduledFors::timestamptz[],
         :tickIds::uuid[], :values::text[])
@@ -42,5 +45,5 @@ export const claimRuns = new NamedStatement<ClaimRunsParams>(
         started_at = case when s.status = 'queued' then now() else s.started_at end,
         crashes = s.crashes + (s.status = 'running')::int, status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
       where s.status not in ('succeeded', 'partial', 'failed')
-    returning ${RUN_COLUMNS}, now() as now`,
+    returning ${RUN_COLUMNS}, now() as now, (select horizon from change_horizon) as change_horizon`,
 );
