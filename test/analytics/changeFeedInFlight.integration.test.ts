@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readChangeFeed, type RecordChange } from '../../src/analytics/changeFeed.js';
 import { takeChangeTicket } from '../../src/storage/records/statements/takeChangeTicket.js';
 import { givenRunStore } from '../support/givenRunStore.js';
+import { RECORDS_CONFLICT } from '../../src/storage/records/keyDigest.js';
 
 const given = givenRunStore();
 
@@ -28,7 +29,7 @@ async function write(kind: string, transactions: number, committed: Map<string, 
         `insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id, change_seq)
          select 'music', $1, k, jsonb_build_object('v', $2::text), $2::text, $3::uuid, $3::uuid, nextval('records_change_seq')
          from (select distinct k from unnest($4::text[]) as k order by k) as keys
-         on conflict (key, source, kind) do update set payload = excluded.payload, content_hash = excluded.content_hash, change_seq = excluded.change_seq
+         on conflict ${RECORDS_CONFLICT} do update set payload = excluded.payload, content_hash = excluded.content_hash, change_seq = excluded.change_seq
          returning key, change_seq::text`,
         [kind, randomUUID(), randomUUID(), keys],
       );

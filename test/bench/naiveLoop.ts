@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { walkTxPages, type TxQuery } from './txPages.js';
+import { RECORDS_CONFLICT } from '../../src/storage/records/keyDigest.js';
 
 export interface NaiveLoop {
   pages: number;
@@ -27,7 +28,7 @@ export async function measureNaiveLoop(databaseUrl: string, query: TxQuery): Pro
         await client.query(
           `insert into bench_naive as r (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
            values ('explorer', 'transaction', $1, $2::jsonb, $3, $4::uuid, $4::uuid)
-           on conflict (source, kind, key) do update
+           on conflict ${RECORDS_CONFLICT} do update
              set payload = excluded.payload, content_hash = excluded.content_hash, last_changed_run_id = excluded.last_changed_run_id, changed_at = now()
              where r.content_hash <> excluded.content_hash`,
           [record.hash, payload, createHash('sha1').update(payload).digest('base64'), runId],

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { copyRows, inTransaction } from './copyRows.js';
 import { walkTxPages, type TxQuery, type TxRecord } from './txPages.js';
+import { RECORDS_CONFLICT } from '../../src/storage/records/keyDigest.js';
 
 export type UpsertMethod = 'multiRow' | 'unnest' | 'unnestLines' | 'copy';
 
@@ -17,7 +18,7 @@ export interface UpsertLimit {
 
 const SOURCE = 'explorer';
 const KIND = 'transaction';
-const CONFLICT = `on conflict (source, kind, key) do update
+const CONFLICT = `on conflict ${RECORDS_CONFLICT} do update
   set payload = excluded.payload, content_hash = excluded.content_hash, last_changed_run_id = excluded.last_changed_run_id, changed_at = now()
   where r.content_hash <> excluded.content_hash`;
 

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../../../src/storage/database/database.js';
+import { recordOfKey } from '../../../src/storage/records/keyDigest.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 import { scratchDir } from '../../support/scratchDir.js';
 
@@ -141,7 +142,9 @@ describe('migrations', () => {
            case when n % 7 = 0 then now() end
          from unnest(array['artist', 'transaction', 'a_kind_whose_name_is_far_longer_than_a_partition_name_may_be']) as kind, generate_series(1, 300) as n`,
       );
-      const everyRow = 'select md5(string_agg(r::text, \',\' order by kind, key)) as digest, count(*)::int as n from records r';
+      // The columns of 0019 (0022 adds key_digest).
+      const everyRow = `select md5(string_agg((r.source, r.kind, r.key, r.payload, r.content_hash, r.first_seen_run_id, r.last_changed_run_id, r.first_seen_at, r.changed_at, r.deleted_at, r.change_seq)::text, ',' order by kind, key)) as digest,
+        count(*)::int as n from records r`;
       const before = (await database.pool.query<{ digest: string; n: number }>(everyRow)).rows[0]!;
 
       await migrateDatabase(database.url);
@@ -175,6 +178,33 @@ describe('migrations', () => {
       } finally {
         client.release();
       }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('key every record by the digest of its source and key, row for row, each found through the primary key', async () => {
+    const database = await databaseBefore('0022_records_key_digest');
+    try {
+      await database.pool.query(`select feedsync_records_partition('artist')`);
+      await database.pool.query(
+        `insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id)
+         select source, 'artist', 'artist' || n, jsonb_build_object('n', n), md5(source || n), gen_random_uuid(), gen_random_uuid()
+         from unnest(array['s', 't']) as source, generate_series(1, 300) as n`,
+      );
+      const everyRow = 'select md5(string_agg(r::text, \',\' order by source, key)) as digest, count(*)::int as n from records r';
+      const before = (await database.pool.query<{ digest: string; n: number }>(everyRow)).rows[0]!;
+
+      await migrateDatabase(database.url);
+
+      expect((await database.pool.query(everyRow.replace('r::text', '(r.source, r.kind, r.key, r.payload, r.content_hash, r.first_seen_run_id, r.last_changed_run_id, r.first_seen_at, r.changed_at, r.deleted_at, r.change_seq)::text'))).rows[0]).toEqual(before);
+      const find = `select payload->>'n' as n from records c where ${recordOfKey('c', "'artist7'", "'t'", "'artist'")}`;
+      expect((await database.pool.query(find)).rows).toEqual([{ n: '7' }]);
+      const { rows: plan } = await database.pool.query<{ 'QUERY PLAN': string }>(`explain ${find}`);
+      expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/Index Scan using records_of_artist_pkey/);
+      await expect(
+        database.pool.query(`insert into records (source, kind, key, payload, content_hash, first_seen_run_id, last_changed_run_id) values ('s', 'artist', 'artist1', '{}', 'h', gen_random_uuid(), gen_random_uuid())`),
+      ).rejects.toMatchObject({ code: '23505', constraint: 'records_of_artist_pkey' });
     } finally {
       await database.drop();
     }

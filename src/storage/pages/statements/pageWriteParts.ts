@@ -1,3 +1,4 @@
+import { recordOfKey } from '../../records/keyDigest.js';
 /** What every statement that stores a page takes: the run, the page's records and its envelope. */
 export interface PageWriteParams {
   runId: string;
@@ -141,6 +142,6 @@ export const RECORDS_RUN = 'coalesce(:sourceRunId::uuid, :runId::uuid)';
  */
 export const NEWER_VERSION_STORED = `:sourceRunId::uuid is not null and exists (
         select 1 from records c join sync_runs l on l.id = c.last_changed_run_id
-        where c.source = :source::text and c.kind = :kind::text and c.key = n.key
+        where ${recordOfKey('c', 'n.key')}
           and l.started_at > :sourceRunStartedAt::timestamptz and l.run_key not like 'replay/%'
       )`;

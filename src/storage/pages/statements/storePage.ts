@@ -13,6 +13,7 @@ import {
   type PageWriteParams,
 } from './pageWriteParts.js';
 import { CHANGE_TICKET } from '../../records/statements/takeChangeTicket.js';
+import { RECORDS_CONFLICT, recordOfKey, unlessKeysCollide } from '../../records/keyDigest.js';
 
 export interface StorePageParams extends PageWriteParams {
   /** The records' JSON documents, one a line in key order, as UTF-8 (see PayloadLines); null when there are none. */
@@ -51,17 +52,17 @@ export interface StorePageRow {
 function storePageSql(write: RecordWrite): string {
   const changedOrNew =
     write === 'lookUpUnchanged'
-      ? 'n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key and c.deleted_at is null)'
+      ? `n.hash is distinct from (select c.content_hash from records c where ${recordOfKey('c', 'n.key')} and c.deleted_at is null)`
       : 'true';
   // Inserted, not updated: first seen by this run in this transaction (a partition's row has no
   // xmax to ask; the run's earlier pages were stored in transactions that started before this one).
   const onStored =
     write === 'insert'
       ? 'returning r.key, r.change_seq, true as inserted'
-      : `on conflict (source, kind, key) do update
+      : `on conflict ${RECORDS_CONFLICT} do update
         set payload = excluded.payload, content_hash = excluded.content_hash,
             last_changed_run_id = excluded.last_changed_run_id, changed_at = now(), change_seq = excluded.change_seq, deleted_at = null
-        where r.content_hash <> excluded.content_hash or r.deleted_at is not null
+        where ${unlessKeysCollide('r.content_hash <> excluded.content_hash or r.deleted_at is not null')}
       returning r.key, r.change_seq, (r.first_seen_run_id = ${RECORDS_RUN} and r.first_seen_at = now()) as inserted`;
   return `with ${CLAIM_PAGE},
     page_records as not materialized (
@@ -132,16 +133,17 @@ function storePageSql(write: RecordWrite): string {
 type RecordWrite = 'lookUpUnchanged' | 'upsert' | 'insert';
 
 /** For pages that may hold unchanged records (a re-sync). */
-export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v16', storePageSql('lookUpUnchanged'));
+export const storePageLookingUpUnchanged = new NamedStatement<StorePageParams>('feedsync_store_page_v17', storePageSql('lookUpUnchanged'));
 
 /** For pages expected to hold only new or changed records. */
-export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v16', storePageSql('upsert'));
+export const storePageUpsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_direct_v17', storePageSql('upsert'));
 
 /** For pages expected to hold only records never stored (a first sync); see RecordWrite. */
-export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v7', storePageSql('insert'));
+export const storePageInsertingRecords = new NamedStatement<StorePageParams>('feedsync_store_page_insert_v8', storePageSql('insert'));
 
 /**
  * The constraints a plain insert of a stored key violates (see RecordWrite): the primary key of
- * the kind's partition of `records` (migration 0019), or of its default partition.
+ * the kind's partition of `records` (migration 0019), or of its default partition. A key that
+ * shares another's digest violates none of these (see unlessKeysCollide).
  */
 export const RECORDS_PRIMARY_KEY = /^records_(of_[a-z0-9_]+|default)_pkey$/;

@@ -1,4 +1,5 @@
 import { NamedStatement } from '../../database/NamedStatement.js';
+import { recordOfKey } from '../../records/keyDigest.js';
 import {
   ADD_PAGE_ANOMALIES,
   CLAIM_PAGE,
@@ -24,11 +25,11 @@ export interface StoreUnchangedPageRow {
  * payloads by storePage. Its envelope keeps the kind's highest change_seq as the proof of its records (when below :changeHorizon).
  */
 export const storeUnchangedPage = new NamedStatement<PageWriteParams>(
-  'feedsync_store_unchanged_page_v11',
+  'feedsync_store_unchanged_page_v12',
   `with ${CLAIM_PAGE},
     changed as (
       select 1 from unnest(:keys::text[], :hashes::text[]) as n(key, hash)
-      where n.hash is distinct from (select c.content_hash from records c where c.source = :source::text and c.kind = :kind::text and c.key = n.key and c.deleted_at is null)
+      where n.hash is distinct from (select c.content_hash from records c where ${recordOfKey('c', 'n.key')} and c.deleted_at is null)
       limit 1
     ),
     run as (

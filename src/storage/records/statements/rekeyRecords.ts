@@ -1,4 +1,5 @@
 import { NamedStatement } from '../../database/NamedStatement.js';
+import { recordOfKey } from '../keyDigest.js';
 
 export interface RekeyRecordsParams {
   source: string;
@@ -15,14 +16,14 @@ export interface RekeyRecordsParams {
  * marked deleted at its old key. Returns the keys moved, and those only deleted (`moved` false).
  */
 export const rekeyRecords = new NamedStatement<RekeyRecordsParams>(
-  'feedsync_rekey_records_v1',
+  'feedsync_rekey_records_v2',
   `with pairs as (
-      select p.*, exists (select 1 from records r where r.key = p.new_key and r.source = :source::text and r.kind = :kind::text) as taken
+      select p.*, exists (select 1 from records r where ${recordOfKey('r', 'p.new_key')}) as taken
       from unnest(:oldKeys::text[], :newKeys::text[]) as p(old_key, new_key)
     ),
     moved as (
       update records r set key = p.new_key, change_seq = nextval('records_change_seq')
-      from pairs p where not p.taken and r.key = p.old_key and r.source = :source::text and r.kind = :kind::text
+      from pairs p where not p.taken and ${recordOfKey('r', 'p.old_key')}
       returning p.old_key, p.new_key, r.payload, r.content_hash, r.first_seen_run_id, r.last_changed_run_id, r.first_seen_at, r.changed_at, r.deleted_at
     ),
     left_behind as (
@@ -32,7 +33,7 @@ export const rekeyRecords = new NamedStatement<RekeyRecordsParams>(
     ),
     superseded as (
       update records r set deleted_at = now(), change_seq = nextval('records_change_seq')
-      from pairs p where p.taken and r.key = p.old_key and r.source = :source::text and r.kind = :kind::text and r.deleted_at is null
+      from pairs p where p.taken and ${recordOfKey('r', 'p.old_key')} and r.deleted_at is null
       returning p.old_key, p.new_key
     ),
     versions as (

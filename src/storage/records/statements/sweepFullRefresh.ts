@@ -1,5 +1,6 @@
 import { NamedStatement } from '../../database/NamedStatement.js';
 import { CHANGE_TICKET } from './takeChangeTicket.js';
+import { recordOfKey } from '../keyDigest.js';
 
 export interface SweepFullRefreshParams {
   runId: string;
@@ -13,7 +14,7 @@ export interface SweepFullRefreshParams {
  * to the run, whose new count and row version it returns. A record marked deleted already is left as it is.
  */
 export const sweepFullRefresh = new NamedStatement<SweepFullRefreshParams>(
-  'feedsync_sweep_full_refresh_v4',
+  'feedsync_sweep_full_refresh_v5',
   `with ${CHANGE_TICKET},
     gone as (
       delete from full_refresh_keys f using change_ticket
@@ -24,7 +25,7 @@ export const sweepFullRefresh = new NamedStatement<SweepFullRefreshParams>(
       update records r
       set deleted_at = now(), changed_at = now(), change_seq = nextval('records_change_seq'), last_changed_run_id = :runId::uuid
       from gone
-      where r.source = gone.source and r.kind = gone.kind and r.key = gone.key and r.deleted_at is null
+      where ${recordOfKey('r', 'gone.key', 'gone.source', 'gone.kind')} and r.deleted_at is null
       returning 1
     ),
     counted as (

@@ -1,4 +1,4 @@
--- feedsync_store_page_direct_v16: storePageUpsertingRecords in src/storage/pages/statements/storePage.ts
+-- feedsync_store_page_direct_v17: storePageUpsertingRecords in src/storage/pages/statements/storePage.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runId
@@ -47,13 +47,13 @@ with locked_run as materialized (
       from page_records n, change_ticket
       where exists (select 1 from claim) and true and not ($8::uuid is not null and exists (
         select 1 from records c join sync_runs l on l.id = c.last_changed_run_id
-        where c.source = $6::text and c.kind = $7::text and c.key = n.key
+        where c.key_digest = feedsync_key_digest($6::text, n.key) and c.kind = $7::text and c.source = $6::text and c.key = n.key
           and l.started_at > $9::timestamptz and l.run_key not like 'replay/%'
       ))
-      on conflict (source, kind, key) do update
+      on conflict (key_digest, kind) do update
         set payload = excluded.payload, content_hash = excluded.content_hash,
             last_changed_run_id = excluded.last_changed_run_id, changed_at = now(), change_seq = excluded.change_seq, deleted_at = null
-        where r.content_hash <> excluded.content_hash or r.deleted_at is not null
+        where case when r.key <> excluded.key or r.source <> excluded.source then feedsync_key_collision(r.source, r.key, excluded.source, excluded.key) else r.content_hash <> excluded.content_hash or r.deleted_at is not null end
       returning r.key, r.change_seq, (r.first_seen_run_id = coalesce($8::uuid, $1::uuid) and r.first_seen_at = now()) as inserted
     ),
     closed_versions as (

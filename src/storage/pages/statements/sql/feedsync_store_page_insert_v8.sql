@@ -1,4 +1,4 @@
--- feedsync_store_page_insert_v7: storePageInsertingRecords in src/storage/pages/statements/storePage.ts
+-- feedsync_store_page_insert_v8: storePageInsertingRecords in src/storage/pages/statements/storePage.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runId
@@ -47,7 +47,7 @@ with locked_run as materialized (
       from page_records n, change_ticket
       where exists (select 1 from claim) and true and not ($8::uuid is not null and exists (
         select 1 from records c join sync_runs l on l.id = c.last_changed_run_id
-        where c.source = $6::text and c.kind = $7::text and c.key = n.key
+        where c.key_digest = feedsync_key_digest($6::text, n.key) and c.kind = $7::text and c.source = $6::text and c.key = n.key
           and l.started_at > $9::timestamptz and l.run_key not like 'replay/%'
       ))
       returning r.key, r.change_seq, true as inserted

@@ -1,4 +1,4 @@
--- feedsync_rekey_records_v1: rekeyRecords in src/storage/records/statements/rekeyRecords.ts
+-- feedsync_rekey_records_v2: rekeyRecords in src/storage/records/statements/rekeyRecords.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :source
@@ -6,12 +6,12 @@
 --   $3 :oldKeys
 --   $4 :newKeys
 with pairs as (
-      select p.*, exists (select 1 from records r where r.key = p.new_key and r.source = $1::text and r.kind = $2::text) as taken
+      select p.*, exists (select 1 from records r where r.key_digest = feedsync_key_digest($1::text, p.new_key) and r.kind = $2::text and r.source = $1::text and r.key = p.new_key) as taken
       from unnest($3::text[], $4::text[]) as p(old_key, new_key)
     ),
     moved as (
       update records r set key = p.new_key, change_seq = nextval('records_change_seq')
-      from pairs p where not p.taken and r.key = p.old_key and r.source = $1::text and r.kind = $2::text
+      from pairs p where not p.taken and r.key_digest = feedsync_key_digest($1::text, p.old_key) and r.kind = $2::text and r.source = $1::text and r.key = p.old_key
       returning p.old_key, p.new_key, r.payload, r.content_hash, r.first_seen_run_id, r.last_changed_run_id, r.first_seen_at, r.changed_at, r.deleted_at
     ),
     left_behind as (
@@ -21,7 +21,7 @@ with pairs as (
     ),
     superseded as (
       update records r set deleted_at = now(), change_seq = nextval('records_change_seq')
-      from pairs p where p.taken and r.key = p.old_key and r.source = $1::text and r.kind = $2::text and r.deleted_at is null
+      from pairs p where p.taken and r.key_digest = feedsync_key_digest($1::text, p.old_key) and r.kind = $2::text and r.source = $1::text and r.key = p.old_key and r.deleted_at is null
       returning p.old_key, p.new_key
     ),
     versions as (

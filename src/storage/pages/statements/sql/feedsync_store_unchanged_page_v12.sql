@@ -1,4 +1,4 @@
--- feedsync_store_unchanged_page_v11: storeUnchangedPage in src/storage/pages/statements/storeUnchangedPage.ts
+-- feedsync_store_unchanged_page_v12: storeUnchangedPage in src/storage/pages/statements/storeUnchangedPage.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runId
@@ -34,7 +34,7 @@ with locked_run as materialized (
     ),
     changed as (
       select 1 from unnest($3::text[], $4::text[]) as n(key, hash)
-      where n.hash is distinct from (select c.content_hash from records c where c.source = $5::text and c.kind = $6::text and c.key = n.key and c.deleted_at is null)
+      where n.hash is distinct from (select c.content_hash from records c where c.key_digest = feedsync_key_digest($5::text, n.key) and c.kind = $6::text and c.source = $5::text and c.key = n.key and c.deleted_at is null)
       limit 1
     ),
     run as (

@@ -1,4 +1,4 @@
--- feedsync_sweep_full_refresh_v4: sweepFullRefresh in src/storage/records/statements/sweepFullRefresh.ts
+-- feedsync_sweep_full_refresh_v5: sweepFullRefresh in src/storage/records/statements/sweepFullRefresh.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :scope
@@ -13,7 +13,7 @@ with change_ticket as materialized (select pg_advisory_xact_lock(-nextval('recor
       update records r
       set deleted_at = now(), changed_at = now(), change_seq = nextval('records_change_seq'), last_changed_run_id = $2::uuid
       from gone
-      where r.source = gone.source and r.kind = gone.kind and r.key = gone.key and r.deleted_at is null
+      where r.key_digest = feedsync_key_digest(gone.source, gone.key) and r.kind = gone.kind and r.source = gone.source and r.key = gone.key and r.deleted_at is null
       returning 1
     ),
     counted as (
