@@ -41,8 +41,11 @@ export const records = pgTable(
   },
   (table) => [
     primaryKey({ name: 'records_key_digest_kind_pk', columns: [table.keyDigest, table.kind] }),
-    // With INCLUDE (last_changed_run_id) since migration 0021, which Drizzle's schema cannot say: a page's proof is counted from the index alone (see storeProvenPage).
-    index('records_kind_change_seq_idx').on(table.kind, table.changeSeq),
+    // With INCLUDE (last_changed_run_id), which Drizzle's schema cannot say: a page's proof is counted from the index alone (see storeProvenPage).
+    // Partial on what every row meets (migration 0022): its readers' conditions on change_seq imply it and a lookup by key does not, which can then take only the primary key.
+    index('records_kind_change_seq_idx')
+      .on(table.kind, table.changeSeq)
+      .where(sql`${table.changeSeq} is not null`),
   ],
 );
 

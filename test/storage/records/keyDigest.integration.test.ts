@@ -36,6 +36,29 @@ describe('records keyed by the digest of their source and key', () => {
     }
   });
 
+  it("looks a key up through the primary key in a plan made while its kind's partition is empty", async () => {
+    const kind = `k${randomUUID().slice(0, 8)}`;
+    await given.database.pool.query('select feedsync_records_partition($1)', [kind]);
+    const client = await given.database.pool.connect();
+    try {
+      // As a worker's statements: one generic plan, made at the first use.
+      await client.query('set plan_cache_mode = force_generic_plan');
+      await client.query(`prepare look_up(text, text, text) as select content_hash from records c where ${recordOfKey('c', '$2', '$1', '$3')}`);
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain execute look_up('explorer', 'a', '${kind}')`);
+      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(new RegExp(`Index Scan using records_of_${kind}_pkey`));
+    } finally {
+      await client.query('deallocate look_up');
+      client.release();
+    }
+  });
+
+  it('computes the digest inline in a statement, not by a call of its function a row', async () => {
+    const { rows } = await given.database.pool.query<{ 'QUERY PLAN': string }>(`explain verbose select feedsync_key_digest('explorer', k) from unnest(array['a', 'b']) as k`);
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/sha256\(/);
+    expect(plan).not.toMatch(/feedsync_key_digest\(/);
+  });
+
   it('refuses to write a record over another whose key shares its digest, naming both keys and writing nothing', async () => {
     const kind = `tx-${randomUUID()}`;
     const { rows: saved } = await given.database.pool.query<{ body: string }>(`select pg_get_functiondef('feedsync_key_digest(text, text)'::regprocedure) as body`);
