@@ -43,6 +43,19 @@ describe('feedsync config errors', () => {
     expect(output).toContain('ok (2 sources, 2 jobs, 3 queries)');
   });
 
+  it('config check takes its file as --config, as every other command does', async () => {
+    const { code, output } = await feedsync('config', 'check', '--config', await writeConfig(config));
+    expect(code, output).toBe(0);
+    expect(output).toContain('ok (2 sources, 2 jobs, 3 queries)');
+  });
+
+  it('config check refuses two different files, one as an argument and one as --config, naming both', async () => {
+    const [first, second] = [await writeConfig(config), await writeConfig(config)];
+    const { code, output } = await feedsync('config', 'check', first, '--config', second);
+    expect(code).not.toBe(0);
+    expect(output).toContain(`config check takes one config file, given two: ${first} and --config ${second}`);
+  });
+
   it('reports an unset variable once, by its path, not again as the empty value it leaves', async () => {
     const file = await writeConfig({ ...config, webhook: { ...config.webhook!, baseUrl: '${STATUS_TEST_WEBHOOK_URL}' } });
     const { code, output } = await feedsync('enqueue', 'artists', '--config', file);

@@ -8,8 +8,13 @@ export function registerConfigCommand(program: Command): void {
   config
     .command('check')
     .description('validate a config file and print every problem with its path')
-    .argument('[file]', 'config file (YAML or TypeScript)', DEFAULT_CONFIG_FILE)
-    .action(async (file: string) => {
+    .argument('[file]', 'config file (YAML or TypeScript); the same as --config')
+    .option('--config <file>', `config file, as every command takes it (default: ${DEFAULT_CONFIG_FILE})`)
+    .action(async (positional: string | undefined, options: { config?: string }, command: Command) => {
+      if (positional !== undefined && options.config !== undefined && positional !== options.config) {
+        command.error(`error: config check takes one config file, given two: ${positional} and --config ${options.config}`);
+      }
+      const file = options.config ?? positional ?? DEFAULT_CONFIG_FILE;
       const loaded = await loadConfig(file);
       printConfigWarnings(file, configWarnings(loaded, producedKinds(loaded.jobs)));
       const queries = loaded.jobs.reduce((sum, job) => sum + job.queries.length, 0);
