@@ -32,10 +32,15 @@ function describeData(data: unknown): string {
   return isRecord(data) ? `data has: ${Object.keys(data).join(', ') || 'nothing'}` : `data is ${stringifyJson(data)}`;
 }
 
-/** Picks the records out of a response's data with the configured path, skip conditions and key. */
-export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: string | undefined, source: string): SelectedRecords {
+/**
+ * Picks the records out of a response's data with the configured path, skip conditions and key.
+ * `statedTotal`: the total the page states (see readTotal). A page that states 0 may leave the
+ * records path out altogether (Last.fm's empty recent tracks): it is an empty page, not a shape error.
+ */
+export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: string | undefined, source: string, statedTotal?: number): SelectedRecords {
   const where = selector.path === '.' ? 'data' : `data.${selector.path}`;
   const found = selector.path === '.' ? data : getPath(data, selector.path);
+  if (found === undefined && statedTotal === 0) return { items: [], keys: [], filtered: 0, unkeyed: [] };
   if (found === undefined) throw new RecordShapeError(source, `no records at ${where} (${describeData(data)})`);
   // Last.fm sends a list of one as that one object.
   const all: unknown[] = found === null ? [] : Array.isArray(found) ? found : [found];

@@ -64,7 +64,8 @@ function prepareFetched(options: PreparePagesOptions, at: PagePosition, page: nu
   const { query, paginator, log } = options;
   const { url, link, raw, bytes, contentHash, latencyMs, envelope } = fetched;
   options.onSecretsScrubbed?.(fetched.secretsScrubbed);
-  const selected = selectRecords(envelope.data, query.records, query.subject, query.sourceName);
+  const expectedTotal = readTotal(envelope.data, query.paging.totalPath);
+  const selected = selectRecords(envelope.data, query.records, query.subject, query.sourceName, expectedTotal);
   const advance = paginator.advance(at, { data: envelope.data, link, items: selected.items, keys: selected.keys, contentHash });
   let { items, keys } = selected;
   if (at.skipKeys?.length) {
@@ -78,7 +79,7 @@ function prepareFetched(options: PreparePagesOptions, at: PagePosition, page: nu
   return {
     // Text columns cannot hold U+0000 either.
     envelope: { requestUrl: url, raw, status: withoutNulChars(envelope.status), message: withoutNulChars(envelope.message), bytes, contentHash, latencyMs },
-    expectedTotal: readTotal(envelope.data, query.paging.totalPath),
+    expectedTotal,
     advance,
     records,
     derivation,

@@ -7,6 +7,7 @@ import { UpstreamError } from '../http/UpstreamError.js';
 import type { Logger } from '../observability/logger.js';
 import { RecordShapeError } from '../paging/RecordShapeError.js';
 import { selectRecords } from '../paging/selectRecords.js';
+import { readTotal } from '../paging/readTotal.js';
 import type { RecordCounts } from '../storage/records/recordCounts.js';
 import type { RunStore } from '../storage/runStore.js';
 import type { NoticeToQueue, RunIdentity, RunState } from '../storage/runs/runState.js';
@@ -125,7 +126,7 @@ export async function replayQuery(config: Config, job: JobConfig, identity: RunI
 function recordsOf(page: PageToReplayRow, query: ResolvedQuery, shape: ReturnType<typeof responseShapeOf>, log: Logger): SerialisedRecords {
   const read = readResponse(page.body, shape, query.sourceName, 200);
   if (!read.ok) throw new RecordShapeError(query.sourceName, `the body reads as an error under the source's response settings (${read.envelope.message || 'no message'})`);
-  const selected = selectRecords(read.envelope.data, query.records, query.subject, query.sourceName);
+  const selected = selectRecords(read.envelope.data, query.records, query.subject, query.sourceName, readTotal(read.envelope.data, query.paging.totalPath));
   return pageRecords(query, selected, log);
 }
 

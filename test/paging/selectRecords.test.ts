@@ -33,6 +33,15 @@ describe('selectRecords', () => {
     expect(() => selectRecords({ other: [] }, selector('items'), undefined, 'music')).toThrow(/no records at data.items \(data has: other\)/);
   });
 
+  it('takes a page that leaves the records path out and states a total of 0 for an empty page (Last.fm\'s empty recent tracks)', () => {
+    const data = { recenttracks: { '@attr': { user: 'rj', page: '1', perPage: '50', totalPages: '0', total: '0' } } };
+    expect(selectRecords(data, selector('recenttracks.track'), undefined, 'music', 0)).toEqual({ items: [], keys: [], filtered: 0, unkeyed: [] });
+  });
+
+  it('still rejects a page without the records path that states a total above 0', () => {
+    expect(() => selectRecords({ total: 3 }, selector('items'), undefined, 'music', 3)).toThrow(/no records at data.items \(data has: total\)/);
+  });
+
   it('sets a record without a key apart, naming its index, and keys the rest', () => {
     const item = { name: 'no id' };
     const selected = selectRecords({ items: [{ id: 'x' }, item] }, selector('items'), undefined, 'music');
