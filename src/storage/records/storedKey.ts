@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Longest key, in UTF-8 bytes, stored as it is. A B-tree entry holds at most 2,704 bytes, and the
- * primary key's entry holds the source and kind beside the key; `full_refresh_keys` a scope too.
+ * Longest key, in UTF-8 bytes, stored as it is. A B-tree entry holds at most 2,704 bytes: records'
+ * primary key holds only the key's digest (see keyDigest.ts), but `record_versions`' index holds the
+ * key beside its source and kind, and `full_refresh_keys`' a scope too.
  */
 export const LONGEST_STORED_KEY = 1024;
 
