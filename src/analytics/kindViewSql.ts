@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { KindConfig } from '../config/analytics/kindsSchema.js';
 import { columnSql, quoteIdent, quoteLiteral } from './columnSql.js';
+import { typedTableOf } from './typedTableSql.js';
 
 /** One view to create: its name in the analytics schema, its SELECT, and the kind it shows. */
 export interface ViewDefinition {
@@ -38,9 +39,10 @@ export function viewMarkOf(comment: string | null): ViewMark | null {
 /**
  * The three views of a kind: `<view>` (its live records: deleted ones hidden), `<view>_changes`
  * (every record with its change_seq and deleted_at: what a loader reads `where change_seq > $last`)
- * and `<view>_history` (every version kept by append mode, with valid_from and valid_to).
+ * and `<view>_history` (every version kept by append mode, with valid_from and valid_to). For a
+ * kind with columns the first reads its typed table; the others read and cast as they go.
  */
-export function kindViews(kind: string, config: KindConfig): ViewDefinition[] {
+export function kindViews(kind: string, config: KindConfig, viewsSchema: string): ViewDefinition[] {
   const view = config.view ?? kind;
   const columns = (payload: string): string =>
     Object.entries(config.columns)
@@ -48,9 +50,18 @@ export function kindViews(kind: string, config: KindConfig): ViewDefinition[] {
       .map((column) => `, ${column}`)
       .join('');
   const ofKind = `kind = ${quoteLiteral(kind)}`;
+  const history = { name: `${view}_history`, kind, select: `select source, key${columns('payload')}, valid_from, valid_to, change_seq from record_versions where ${ofKind}` };
+  // What a loader reads from its last change_seq on: records' change index serves it, deleted records included.
+  const changes = { name: `${view}_changes`, kind, select: `select source, key${columns('payload')}, first_seen_at as first_seen, changed_at, change_seq, deleted_at from records where ${ofKind}` };
+  const typed = typedTableOf(kind, config, viewsSchema);
+  if (typed) {
+    // The live records' columns cast as written (see typedTableSql): the view reads them as a table.
+    const named = typed.columns.map(([name]) => `, ${quoteIdent(name)}`).join('');
+    return [{ name: view, kind, select: `select source, key${named}, first_seen, changed_at, change_seq from ${typed.qualified}` }, changes, history];
+  }
   return [
     { name: view, kind, select: `select source, key${columns('payload')}, first_seen_at as first_seen, changed_at, change_seq from records where ${ofKind} and deleted_at is null` },
-    { name: `${view}_changes`, kind, select: `select source, key${columns('payload')}, first_seen_at as first_seen, changed_at, change_seq, deleted_at from records where ${ofKind}` },
-    { name: `${view}_history`, kind, select: `select source, key${columns('payload')}, valid_from, valid_to, change_seq from record_versions where ${ofKind}` },
+    changes,
+    history,
   ];
 }

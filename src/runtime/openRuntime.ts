@@ -96,4 +96,7 @@ async function applyViews(config: Config, storage: Storage, logger: Logger): Pro
   for (const warning of configWarnings(config, producedKinds(config.jobs))) logger.warn({ path: warning.path }, warning.message);
   const applied = await applyKindViews(storage.pool, config.kinds, config.analytics);
   if (applied.created.length + applied.dropped.length > 0) logger.info({ created: applied.created, dropped: applied.dropped }, 'kinds\' views made');
+  if (applied.typedTablesMade.length > 0) logger.info({ kinds: applied.typedTablesMade, indexesMade: applied.indexes.created }, 'kinds\' typed tables made from their records');
+  const { created, dropped } = applied.indexesPending;
+  if (created.length + dropped.length > 0) logger.warn({ toMake: created, toDrop: dropped }, 'the typed tables\' indexes differ from the config: `feedsync migrate` makes and drops them');
 }

@@ -79,7 +79,7 @@ describe('inferColumns', () => {
   it('writes YAML that the config reads back as the same columns', () => {
     const columns = inferColumns(leavesOf([{ '#text': 'a', uts: '1700000000', n: 1 }]));
     const section = (parse(kindYaml('listen', columns)) as { kinds: unknown }).kinds;
-    expect(kindsSectionSchema.parse(section)).toEqual({ listen: { columns } });
+    expect(kindsSectionSchema.parse(section)).toEqual({ listen: { columns, indexes: [] } });
   });
 });
 

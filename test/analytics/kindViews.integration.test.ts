@@ -128,7 +128,15 @@ describe('applyKindViews', () => {
       await reader.query('begin');
       await reader.query(`select * from ${analytics.schema}.${kind}`);
       const again = await applyKindViews(applier, kinds, analytics);
-      expect(again).toEqual({ created: [], replaced: [], dropped: [], unchanged: [kind, `${kind}_changes`, `${kind}_history`].map((name) => `${analytics.schema}.${name}`) });
+      expect(again).toEqual({
+        created: [],
+        replaced: [],
+        dropped: [],
+        unchanged: [kind, `${kind}_changes`, `${kind}_history`].map((name) => `${analytics.schema}.${name}`),
+        typedTablesMade: [],
+        indexes: { created: [], dropped: [] },
+        indexesPending: { created: [], dropped: [] },
+      });
     } finally {
       await reader.end();
       await applier.end();
@@ -169,7 +177,7 @@ describe('applyKindViews', () => {
     const segments = [`it's`, 'say "hi"', '{a,b}', 'back\\slash', '\\"'];
     await insertRecords(kind, [Object.fromEntries(segments.map((segment, index) => [segment, `v${index}`]))]);
     const columns = Object.fromEntries(segments.map((segment, index) => [`c${index}`, { path: [segment], type: 'text' as const }]));
-    await applyKindViews(database.pool, { [kind]: { columns } }, analytics);
+    await applyKindViews(database.pool, { [kind]: { columns, indexes: [] } }, analytics);
     const { rows } = await database.pool.query(`select c0, c1, c2, c3, c4 from ${analytics.schema}.${kind}`);
     expect(rows).toEqual([{ c0: 'v0', c1: 'v1', c2: 'v2', c3: 'v3', c4: 'v4' }]);
   });

@@ -50,6 +50,8 @@ export interface BenchConfigOptions {
   rateLimit?: { max: number; durationMs: number };
   /** worker.prefix: BullMQ queues and rate-limit keys apart from the other phases'; feedsync's default otherwise. */
   prefix?: string;
+  /** The config's `kinds` section; none by default (no views, no typed tables). */
+  kinds?: Record<string, unknown>;
   concurrency: number;
 }
 
@@ -97,6 +99,7 @@ export function benchConfigTree(options: BenchConfigOptions): { tree: Record<str
     // One notice per run: the bench's clock stops at the last run's.
     webhook: { baseUrl: sim.webhookBaseUrl, uuid: webhookUuid, secret: `whsec_${randomBytes(24).toString('base64')}`, notices: 'run' },
     worker: { concurrency: options.concurrency, attempts: 1, httpPort: 0, ...(options.prefix ? { prefix: options.prefix } : {}) },
+    ...(options.kinds ? { kinds: options.kinds } : {}),
   };
   return { tree, webhookUuid };
 }

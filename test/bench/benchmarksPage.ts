@@ -27,6 +27,14 @@ interface Results {
     resyncBigRecordsPerS: number;
     bytesPerRecord: { heap: number; primaryKey: number; changeSeqIndex: number; toast: number };
   };
+  /** From `npm run bench -- --analytics`, when it has run. */
+  analytics?: {
+    rows: number;
+    queries: { name: string; viewMs: number; tableMs: number; ratio: number }[];
+    bytesPerRecord: { records: number; typed: number; plainTable: number };
+    storageVsRecords: number;
+    firstSync: { withColumnsRecordsPerS: number[]; withoutColumnsRecordsPerS: number[]; ratios: number[] };
+  };
   figures: {
     e2eRecordsPerS: number;
     resyncRecordsPerS: number;
@@ -62,6 +70,18 @@ function scaleLine(results: Results): string[] {
   ];
 }
 
+/** The analytics mode's figures, where the results have them. */
+function analyticsLine(results: Results): string[] {
+  const { analytics } = results;
+  if (!analytics) return [];
+  const queries = analytics.queries.map((query) => `${query.name} ${query.viewMs} ms against ${query.tableMs} (×${query.ratio})`).join(', ');
+  const bytes = analytics.bytesPerRecord;
+  const rates = (values: number[]) => values.map((value) => value.toLocaleString('en-US')).join(' / ');
+  return [
+    `Analytics (\`--analytics\`), ${analytics.rows.toLocaleString('en-US')} transactions, through the view against a plain typed table: ${queries}. Bytes a record: records ${bytes.records}, typed table ${bytes.typed} (×${analytics.storageVsRecords} together), the plain table ${bytes.plainTable}. A first sync with the kind's columns ${rates(analytics.firstSync.withColumnsRecordsPerS)} records/s, without ${rates(analytics.firstSync.withoutColumnsRecordsPerS)}.`,
+  ];
+}
+
 /** The block of docs/benchmarks.md that results.json makes. */
 export function resultsBlock(results: Results): string {
   const lines = [
@@ -71,6 +91,7 @@ export function resultsBlock(results: Results): string {
     `End to end: ${results.figures.e2eRecordsPerS.toLocaleString('en-US')} records/s on a first sync of ${results.sizes.big.toLocaleString('en-US')}, ${results.figures.resyncRecordsPerS.toLocaleString('en-US')} on its unchanged re-sync; ${results.figures.smallRunsPerS} one-page runs/s; an idle worker ${results.figures.idleRssMB} MB.`,
     ...hostsLine(results.figures),
     ...scaleLine(results),
+    ...analyticsLine(results),
     '',
     row(['target', 'wanted', 'value', 'met']),
     row(['---', '---', '---', '---']),

@@ -28,11 +28,17 @@ import { measureSimulatorStart } from './simulatorStart.js';
 import { measureStorageGrowth } from './storageGrowth.js';
 import type { TxQuery } from './txPages.js';
 import { measureUpsert } from './upsertLimit.js';
-import { keptScaleResults, runScaleBench } from './scaleBench.js';
+import { runScaleBench } from './scaleBench.js';
+import { runAnalyticsBench } from './analyticsBench.js';
+import { keptModeResults } from './modeResults.js';
 
 const args = process.argv.slice(2);
 if (args.includes('--scale')) {
   await runScaleBench(args);
+  process.exit(0);
+}
+if (args.includes('--analytics')) {
+  await runAnalyticsBench(args);
   process.exit(0);
 }
 const quick = args.includes('--quick');
@@ -213,7 +219,7 @@ try {
   const report = buildReport(quick, SIZES, { fetchParse, upsert, ceiling, queue, big, resync, pairs, baselines, limit100, smallRuns, smallTrials, fanOut: fanOut!, simulatorStart, idleWorker, storage, rateBudgets, fastPaths, hosts }, { ...env, benchSeconds: (performance.now() - benchStarted) / 1000, notes });
   const file = fileURLToPath(new URL(quick ? './results.quick.json' : './results.json', import.meta.url));
   // The scale mode's figures, measured apart (--scale), stay until it runs again.
-  await writeFile(file, `${JSON.stringify(quick ? report : await keptScaleResults(report), null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify(quick ? report : await keptModeResults(report), null, 2)}\n`);
   if (!quick) await writeBenchmarksPage();
   say(`\n${formatReport(report)}results: ${file}`);
 } finally {

@@ -4,12 +4,12 @@
  * of its own; its figures are merged into test/bench/results.json (`scale`, `figures.scale…` and
  * two targets), which a full bench keeps.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { ensureLocalStack } from '../../src/localstack/localStack.js';
 import { migrateDatabase } from '../../src/storage/database/database.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob, type TxListJob } from './benchConfig.js';
 import { RESULTS_FILE, writeBenchmarksPage } from './benchmarksPage.js';
+import { mergeModeResults, targetOf } from './modeResults.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { emptyFeedsyncTables, settleDatabase } from './settleDatabase.js';
 import { startSimulatorProcess } from './simulatorProcess.js';
@@ -151,36 +151,11 @@ export async function runScaleBench(args: readonly string[]): Promise<void> {
 /** The targets the scale mode adds to results.json's. */
 export const SCALE_TARGET_NAMES = ['first sync into records holding 50M rows of other kinds vs into an empty one', 'unchanged re-sync of 1M records of a 50M-record kind vs of a 1M-record kind'];
 
-interface ResultsWithScale {
-  scale?: ScaleResults;
-  figures: Record<string, unknown>;
-  targets: { name: string; wanted: string; value: number; met: boolean }[];
-}
-
-const readResults = async (): Promise<ResultsWithScale | undefined> => JSON.parse(await readFile(RESULTS_FILE, 'utf8').catch(() => 'null')) as ResultsWithScale | undefined;
-
-/** A full bench's report with the last scale run's results (from the results.json it replaces), if any. */
-export async function keptScaleResults<Report extends Omit<ResultsWithScale, 'scale'>>(report: Report): Promise<Report> {
-  const previous = await readResults();
-  if (!previous?.scale) return report;
-  return {
-    ...report,
-    scale: previous.scale,
-    figures: { ...report.figures, scaleFirstSyncBigVsEmpty: previous.figures.scaleFirstSyncBigVsEmpty, scaleResyncBigVsEmpty: previous.figures.scaleResyncBigVsEmpty },
-    targets: [...report.targets, ...previous.targets.filter((target) => SCALE_TARGET_NAMES.includes(target.name))],
-  };
-}
-
-async function mergeIntoResults(scale: ScaleResults, firstRatio: number, resyncRatio: number): Promise<void> {
-  const results = await readResults();
-  if (!results) throw new Error(`${RESULTS_FILE} is missing: run the full bench first, then --scale`);
-  results.scale = scale;
-  results.figures.scaleFirstSyncBigVsEmpty = firstRatio;
-  results.figures.scaleResyncBigVsEmpty = resyncRatio;
-  results.targets = [
-    ...results.targets.filter((target) => !SCALE_TARGET_NAMES.includes(target.name)),
-    { name: SCALE_TARGET_NAMES[0]!, wanted: `>= ${FIRST_SYNC_WANTED}`, value: firstRatio, met: firstRatio >= FIRST_SYNC_WANTED },
-    { name: SCALE_TARGET_NAMES[1]!, wanted: `>= ${RESYNC_WANTED}`, value: resyncRatio, met: resyncRatio >= RESYNC_WANTED },
-  ];
-  await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+function mergeIntoResults(scale: ScaleResults, firstRatio: number, resyncRatio: number): Promise<void> {
+  return mergeModeResults({
+    section: 'scale',
+    data: scale,
+    figures: { scaleFirstSyncBigVsEmpty: firstRatio, scaleResyncBigVsEmpty: resyncRatio },
+    targets: [targetOf(SCALE_TARGET_NAMES[0]!, firstRatio, '>=', FIRST_SYNC_WANTED), targetOf(SCALE_TARGET_NAMES[1]!, resyncRatio, '>=', RESYNC_WANTED)],
+  });
 }

@@ -36,6 +36,7 @@ export const acceptedConfigRows: AcceptedConfigRow[] = [
   { what: 'a key in query params named secret', edit: (t) => (query(t).params = { secret: 'k-param-0123' }), read: () => null, outcome: /^null; jobs\[0\]\.queries\[0\]\.params\.secret: / },
   { what: 'a param named keyword, which is no key', edit: (t) => (query(t).params = { keyword: 'rock' }), read: () => null, outcome: /^null; no warnings$/ },
   { what: 'a column at path null', edit: (t) => (kinds(t).artist = { columns: { n: { path: 'null', type: 'text' } } }), read: columnPath, outcome: /^\["null"\]; no warnings$/ },
+  { what: 'indexes on a column and on two', edit: (t) => (kinds(t).artist = { columns: { n: { path: 'name', type: 'text' } }, indexes: ['n', ['n', 'changed_at']] }), read: (config) => config.kinds.artist!.indexes, outcome: /^\[\["n"\],\["n","changed_at"\]\]; no warnings$/ },
   { what: 'a column at path 0', edit: (t) => (kinds(t).artist = { columns: { n: { path: '0', type: 'text' } } }), read: columnPath, outcome: /^\["0"\]; no warnings$/ },
   { what: 'a column at path null.true', edit: (t) => (kinds(t).artist = { columns: { n: { path: 'null.true', type: 'text' } } }), read: columnPath, outcome: /^\["null\.true"\]; no warnings$/ },
   { what: 'a column at the paths null, then name', edit: (t) => (kinds(t).artist = { columns: { n: { path: ['null', 'name'], type: 'text' } } }), read: columnPath, outcome: /^\["null","name"\]; no warnings$/ },

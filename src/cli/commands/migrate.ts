@@ -32,10 +32,13 @@ export function registerMigrateCommand(program: Command): void {
       try {
         const partitioned = await makeKindPartitions(storage.pool, Object.keys(settings.kinds));
         if (partitioned.length > 0) process.stdout.write(`records partitions made for kinds: ${partitioned.join(', ')}\n`);
-        const applied = await applyKindViews(storage.pool, settings.kinds, settings.analytics);
+        const applied = await applyKindViews(storage.pool, settings.kinds, settings.analytics, { indexes: true });
         const made = [...applied.created, ...applied.replaced, ...applied.unchanged];
         process.stdout.write(`views in schema ${settings.analytics.schema}: ${made.length === 0 ? 'none (the config declares no kinds)' : made.join(', ')}\n`);
         if (applied.dropped.length > 0) process.stdout.write(`views dropped (their kinds are no longer declared): ${applied.dropped.join(', ')}\n`);
+        if (applied.typedTablesMade.length > 0) process.stdout.write(`typed tables made from the stored records for kinds: ${applied.typedTablesMade.join(', ')}\n`);
+        if (applied.indexes.created.length > 0) process.stdout.write(`indexes made: ${applied.indexes.created.join(', ')}\n`);
+        if (applied.indexes.dropped.length > 0) process.stdout.write(`indexes dropped (no longer in the config): ${applied.indexes.dropped.join(', ')}\n`);
       } finally {
         await storage.close();
       }

@@ -13,6 +13,9 @@ export const TIME_FORMATS = ['iso8601', 'unix_seconds'] as const;
 /** Columns every kind's view has, from the record row rather than its payload: a declared column may not take their names. */
 export const RECORD_COLUMNS = ['source', 'key', 'first_seen', 'changed_at', 'deleted_at', 'change_seq', 'valid_from', 'valid_to'] as const;
 
+/** The record columns an index may name besides the kind's own. */
+const INDEXABLE_RECORD_COLUMNS = ['source', 'key', 'first_seen', 'changed_at', 'change_seq'] as const;
+
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 const identifierMessage = 'must be an SQL identifier: a lower-case letter or "_", then letters, digits or "_" (at most 63)';
 
@@ -38,6 +41,15 @@ export const kindSchema = z
     /** The view's name in the analytics schema (default: the kind's name); its history view adds `_history`, its change view `_changes`. */
     view: sqlIdentifier.optional(),
     columns: z.record(sqlIdentifier, columnSchema).default({}),
+    /**
+     * Indexes on the kind's typed table, made by `migrate` and workers (concurrently), dropped when
+     * removed here: a column, or a list of columns for one index on them all
+     * (`[block_number, [from_address, mined_at]]`). Of its columns, or source, key, first_seen, changed_at, change_seq.
+     */
+    indexes: z
+      .array(z.union([sqlIdentifier, z.array(sqlIdentifier).min(1)]))
+      .default([])
+      .transform((indexes) => indexes.map((index) => (typeof index === 'string' ? [index] : index))),
   })
   .superRefine((kind, ctx) => {
     for (const name of Object.keys(kind.columns)) {
@@ -45,6 +57,22 @@ export const kindSchema = z
         ctx.addIssue({ code: 'custom', path: ['columns', name], message: `names a column every view has already (${RECORD_COLUMNS.join(', ')}): two columns would have one name` });
       }
     }
+    if (kind.indexes.length > 0 && Object.keys(kind.columns).length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['indexes'], message: 'needs columns: indexes are on the typed table a kind with columns has' });
+    }
+    const indexable = new Set<string>([...Object.keys(kind.columns), ...INDEXABLE_RECORD_COLUMNS]);
+    kind.indexes.forEach((index, at) => {
+      for (const column of index) {
+        if (!indexable.has(column)) ctx.addIssue({ code: 'custom', path: ['indexes', at], message: `${column} is not a column of this kind (have: ${[...indexable].join(', ')})` });
+      }
+      if (new Set(index).size !== index.length) ctx.addIssue({ code: 'custom', path: ['indexes', at], message: 'names a column twice' });
+    });
+    const seen = new Set<string>();
+    kind.indexes.forEach((index, at) => {
+      const key = index.join(',');
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['indexes', at], message: `repeats the index on (${index.join(', ')})` });
+      seen.add(key);
+    });
   });
 
 /** The `kinds` section: a kind's name as records.kind writes it. */
