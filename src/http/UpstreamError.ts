@@ -24,6 +24,8 @@ export interface UpstreamErrorDetails {
   status?: number;
   /** The upstream's own message (envelope `message`), when it gave one. */
   upstreamMessage?: string;
+  /** How to fix a request the upstream refuses as asked (see ResponseShape.hints). */
+  hint?: string;
   /** Start of the body, for the log; never contains request headers. */
   excerpt?: string;
   retryAfterMs?: number;
@@ -49,6 +51,7 @@ export class UpstreamError extends Error {
     const parts = [`${details.source}: ${message}`];
     if (details.status !== undefined) parts.push(`(HTTP ${details.status})`);
     if (details.upstreamMessage) parts.push(`upstream said: "${details.upstreamMessage}"`);
+    if (details.hint) parts.push(`— ${details.hint}`);
     super(parts.join(' '), { cause: details.cause });
     this.source = details.source;
     this.status = details.status;

@@ -118,12 +118,15 @@ export interface ErrorMessages {
  */
 export function envelopeError(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages, source: string, status: number, raw: string, scrub: (text: string) => string): UpstreamError {
   const kind = errorKindOf(read, shape, messages) ?? 'rejected';
+  const text = errorText(read);
+  const hint = shape.hints?.find((known) => text.includes(known.message.toLowerCase()))?.hint;
   const code = read.errorCode === undefined ? '' : `, code ${scrub(read.errorCode)}`;
   const data = scalarText(read.envelope.data);
   return new UpstreamError(kind, `error response (status "${scrub(read.envelope.status)}"${code})`, {
     source,
     status,
-    upstreamMessage: scrub([read.envelope.message, data].filter(Boolean).join(': ') || errorText(read)),
+    upstreamMessage: scrub([read.envelope.message, data].filter(Boolean).join(': ') || text),
+    hint,
     excerpt: scrub(excerptOf(raw)),
   });
 }

@@ -41,7 +41,9 @@ export function musicUrl(simulator: Simulator, params: Record<string, string | n
   return `${simulator.musicBaseUrl}/2.0/?${new URLSearchParams(stringValues(params)).toString()}`;
 }
 
+/** The explorer's URL for `params`: the contract's `/api`, or Etherscan's V2 path on chain 1 unless `params` names another. */
 export function explorerUrl(simulator: Simulator, params: Record<string, string | number>): string {
+  if (simulator.dialect === 'etherscan') return `${simulator.explorerBaseUrl}/v2/api?${new URLSearchParams(stringValues({ chainid: 1, ...params })).toString()}`;
   return `${simulator.explorerBaseUrl}/api?${new URLSearchParams(stringValues(params)).toString()}`;
 }
 

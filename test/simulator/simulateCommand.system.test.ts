@@ -56,7 +56,7 @@ describe('feedsync simulate', () => {
   it('serves the dialect --dialect names', async () => {
     const { child, ready } = await startSimulateCommand(['--dialect', 'etherscan']);
     try {
-      const response = await fetch(`${ready.explorerBaseUrl}/api?module=account&action=txlist&address=${ready.hotAddress}&offset=1&apikey=${ready.apiKey}`);
+      const response = await fetch(`${ready.explorerBaseUrl}/v2/api?chainid=1&module=account&action=txlist&address=${ready.hotAddress}&offset=1&apikey=${ready.apiKey}`);
       expect(await response.json()).toMatchObject({ status: '1', message: 'OK' });
     } finally {
       child.kill('SIGKILL');

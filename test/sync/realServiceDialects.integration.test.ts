@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/loading/loadConfig.js';
 import type { Config } from '../../src/config/schema.js';
-import type { ResolvedQuery } from '../../src/config/jobs/resolveQuery.js';
+import { findJob, resolveQuery, type ResolvedQuery } from '../../src/config/jobs/resolveQuery.js';
 import { OPEN_GATE } from '../../src/http/RequestGate.js';
 import { SourceClient } from '../../src/http/SourceClient.js';
 import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/explorer/Chain.js';
@@ -91,17 +91,20 @@ describe('examples/lastfm.yaml against the simulator speaking Last.fm', () => {
   });
 });
 
-describe('examples/etherscan.yaml against the simulator speaking Etherscan', () => {
-  it('slides startblock across the 10,000-result window and stores every transaction once', async () => {
+/** The example's transactions query, as the run for one chain id of its fan-out performs it. */
+const transactionsOn = (config: Config, chainId: string): ResolvedQuery => resolveQuery(config, findJob(config, 'transactions'), 0, chainId);
+
+describe('examples/etherscan.yaml against the simulator speaking Etherscan API V2', () => {
+  it('slides startblock across the 10,000-result window and stores every transaction of a chain once, keyed by chain and hash', async () => {
     const config = await exampleConfig('etherscan', etherscan);
-    const query = queryOf(config, 'transactions');
+    const query = transactionsOn(config, '8453');
     const { summary, logged, stored } = await syncOnce(query);
     // The simulator's own chain, for how many transactions the address has from block 118,000 on.
     const chain = new Chain(etherscan.seed, DEFAULT_CHAIN_SHAPE);
     const expected = chain.addressTxCount(chain.addressIndex(query.q!)!, 118_000, etherscan.head());
     expect(expected).toBeGreaterThan(10_000);
     const { rows } = await database.pool.query<{ n: string; distinct: string }>(
-      `select count(*) n, count(distinct payload->>'hash') as distinct from records where source = 'etherscan' and kind = 'transaction'`,
+      `select count(*) n, count(distinct payload->>'hash') as distinct from records where source = 'etherscan' and kind = 'transaction' and key like '8453|%'`,
     );
     expect(summary.status).toBe('succeeded');
     expect(summary.pages).toBeGreaterThan(10);
@@ -109,12 +112,13 @@ describe('examples/etherscan.yaml against the simulator speaking Etherscan', () 
     expect(Number(rows[0]!.n)).toBe(expected);
     expect(rows[0]!.distinct).toBe(rows[0]!.n);
     expect(stored).toContain('apikey=***');
+    expect(stored).toContain('chainid=8453');
     for (const text of [logged, stored]) expect(text).not.toContain(KEY);
   });
 
   it('reads "No transactions found" as an empty result', async () => {
     const config = await exampleConfig('etherscan', etherscan);
-    const query = { ...queryOf(config, 'transactions'), q: '0x000000000000000000000000000000000000dead', incremental: undefined };
+    const query = { ...transactionsOn(config, '1'), q: '0x000000000000000000000000000000000000dead', incremental: undefined };
     const { summary } = await syncOnce(query);
     expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'empty_page', pages: 1, counts: { new: 0 } });
   });
@@ -135,5 +139,20 @@ describe('examples/etherscan.yaml against the simulator speaking Etherscan', () 
     const { summary } = await syncOnce(queryOf(config, 'contracts'));
     expect(summary).toMatchObject({ status: 'failed' });
     expect(summary.error).toMatchObject({ kind: 'auth' });
+  });
+
+  it.each([
+    ['a V1 path', { path: '/api' }, /deprecated V1 endpoint.*set the source's path to \/v2\/api/],
+    ['no chainid', { chainid: undefined }, /Missing chainid parameter.*add chainid to the query's params/],
+  ])('fails at once, with the fix in its error, when asked the way Etherscan no longer answers: %s', async (_case, change, error) => {
+    const config = await exampleConfig('etherscan', etherscan);
+    if ('path' in change) config.sources.etherscan!.path = change.path;
+    const query = queryOf(config, 'contracts');
+    const before = etherscan.stats().explorer.count;
+    const { summary } = await syncOnce('chainid' in change ? { ...query, params: Object.fromEntries(Object.entries(query.params).filter(([name]) => name !== 'chainid')) } : query);
+    expect(summary).toMatchObject({ status: 'failed', final: true, error: { kind: 'rejected' } });
+    expect(summary.error!.message).toMatch(error);
+    // Asked once: the same request would get the same answer.
+    expect(etherscan.stats().explorer.count - before).toBe(1);
   });
 });

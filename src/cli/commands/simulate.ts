@@ -103,7 +103,7 @@ export function registerSimulateCommand(program: Command): void {
     .option('--json', 'print one JSON line with the URLs once ready')
     .option('--api-key <key>', 'accepted API key; repeat for more (default sim-key-0123456789abcdef)', collect, [])
     .option('--suspended-key <key>', 'API key the music endpoint refuses as suspended (Last.fm error 26); repeat for more', collect, [])
-    .option('--dialect <name>', 'envelope (feedsync envelope, Bearer key), lastfm (music answers as Last.fm) or etherscan (explorer answers as Etherscan)', dialectName, DEFAULT_DIALECT)
+    .option('--dialect <name>', 'envelope (feedsync envelope, Bearer key), lastfm (music answers as Last.fm) or etherscan (explorer answers as Etherscan API V2)', dialectName, DEFAULT_DIALECT)
     .option('--block-interval-ms <ms>', 'a new block every this many ms; 0 freezes the head (default 3000)', milliseconds('--block-interval-ms'))
     .option('--initial-head <n>', 'head block at start (default 120000)', count('--initial-head', 0))
     .option('--txs-per-block <n>', 'txs in every block, a multiple of --active-addresses (default 100)', count('--txs-per-block'))

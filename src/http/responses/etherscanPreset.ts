@@ -14,4 +14,9 @@ export const etherscanPreset: ResponsePreset = {
   rateLimitedCodes: [],
   temporaryCodes: [],
   authCodes: [],
+  // Both are `rejected`, so never retried: asked again the same way, they answer the same.
+  hints: [
+    { message: 'deprecated V1 endpoint', hint: 'Etherscan retired its V1 API on 15 August 2025: set the source\'s path to /v2/api on https://api.etherscan.io and send chainid (1 for Ethereum) in the params' },
+    { message: 'missing chainid parameter', hint: 'Etherscan API V2 serves every chain at one path: add chainid to the query\'s params (1 for Ethereum, 8453 for Base, 42161 for Arbitrum One…)' },
+  ],
 };

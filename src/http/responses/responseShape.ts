@@ -17,6 +17,14 @@ export interface ResponseShape {
   rateLimitedCodes: readonly string[];
   temporaryCodes: readonly string[];
   authCodes: readonly string[];
+  /** Errors whose fix is known, by a fragment of their text (compared without case): the fix goes into the error. */
+  hints?: readonly ErrorHint[];
+}
+
+/** An error an upstream answers when it is asked the wrong way, and how to ask instead. */
+export interface ErrorHint {
+  message: string;
+  hint: string;
 }
 
 /** A preset: a shape with its name left to the registry. */

@@ -58,6 +58,7 @@ function envelopeMusicReply(answer: MusicAnswer): Reply {
 
 /** The explorer in the feedsync envelope: listings carry paging totals next to `result`; errors carry string codes. */
 export const envelopeExplorerWire: ExplorerWire = {
+  path: '/api',
   apiKeyOf: keyFromBearer,
   actionParams: (params) => params,
   maxPageSize: MAX_LIMIT,

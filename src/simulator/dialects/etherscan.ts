@@ -17,11 +17,27 @@ const PROXY_MODULE = 'proxy';
 /** JSON-RPC's code for invalid method parameters. */
 const RPC_INVALID_PARAMS = -32602;
 
+/** Etherscan API V2: one path for every chain, named by `chainid`. */
+const V2_PATH = '/v2/api';
+/** Each explorer's own `/api`, retired on 15 August 2025. */
+const V1_PATHS = new Set(['/api', '/api/']);
+/** What Etherscan answers on V1 paths and to a V2 request without chainid (HTTP 200, as its other errors). */
+const ETHERSCAN_V1_RETIRED = 'You are using a deprecated V1 endpoint, switch to Etherscan API V2.';
+const ETHERSCAN_CHAINID_MISSING = 'Missing chainid parameter (required for v2 api)';
+
 /**
- * The explorer as Etherscan answers it: `{status: "1"|"0", message, result}` with HTTP 200 for
- * nearly everything, errors included; the key in `?apikey=`; paging by page and offset.
+ * The explorer as Etherscan's API V2 answers it: `{status: "1"|"0", message, result}` with HTTP
+ * 200 for nearly everything, errors included; `/v2/api?chainid=…`, the key in `?apikey=`; paging by
+ * page and offset. Every chain id gets the same chain: the simulator has one.
  */
 export const etherscanExplorerWire: ExplorerWire = {
+  path: V2_PATH,
+  refuse(request) {
+    const path = request.url.pathname;
+    if (V1_PATHS.has(path)) return notOk(ETHERSCAN_V1_RETIRED);
+    if ((path === V2_PATH || path === `${V2_PATH}/`) && !request.url.searchParams.get('chainid')) return notOk(ETHERSCAN_CHAINID_MISSING);
+    return undefined;
+  },
   apiKeyOf: (request) => request.url.searchParams.get('apikey') || undefined,
   actionParams: etherscanParams,
   // Etherscan bounds a page only by its result window (page x offset <= 10,000).

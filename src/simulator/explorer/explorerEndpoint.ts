@@ -43,9 +43,11 @@ const ACTIONS: Readonly<Record<string, Action>> = {
   'contract.getsourcecode': getSourceCode,
 };
 
-/** `GET /api?module=...&action=...`, Etherscan style; the wire decides how the answer looks and where the key goes. */
+/** `GET /api?module=...&action=...`, Etherscan style; the wire decides the path, how the answer looks and where the key goes. */
 export function explorerHandler(deps: ExplorerDeps): RequestHandler {
   return (request) => {
+    const refused = deps.wire.refuse?.(request);
+    if (refused) return refused;
     const params = deps.wire.actionParams(request.url.searchParams);
     const module = (params.get('module') ?? '').toLowerCase();
     return deps.wire.reply(explorerAnswer(deps, request, params, module), module);
@@ -54,7 +56,7 @@ export function explorerHandler(deps: ExplorerDeps): RequestHandler {
 
 function explorerAnswer({ chain, head, apiKeys, wire, now }: ExplorerDeps, request: SimRequest, params: URLSearchParams, module: string): ExplorerAnswer {
   const path = request.url.pathname;
-  if (path !== '/api' && path !== '/api/') return { kind: 'noRoute', path };
+  if (path !== wire.path && path !== `${wire.path}/`) return { kind: 'noRoute', path };
   if (request.method !== 'GET') return { kind: 'methodNotAllowed' };
   // The explorer knows no suspension: a suspended key is just not a valid one.
   if (apiKeys.standingOf(wire.apiKeyOf(request)) !== 'valid') return { kind: 'invalidKey' };

@@ -34,6 +34,10 @@ export type ExplorerAnswer =
 
 /** How one dialect carries the explorer's requests and answers. */
 export interface ExplorerWire {
+  /** The path the explorer answers at (`/api`; Etherscan's V2 `/v2/api`); any other is no route. */
+  path: string;
+  /** A dialect's own answer to a request it refuses before reading it (Etherscan: its retired V1 path, a V2 request without chainid); undefined to go on. */
+  refuse?(request: SimRequest): Reply | undefined;
   /** The API key where this dialect carries it; undefined when absent. */
   apiKeyOf(request: SimRequest): string | undefined;
   /** The query under the names the actions read (module, action, q, page, limit, startblock, endblock, sort). */

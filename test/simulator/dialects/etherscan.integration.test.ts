@@ -139,6 +139,28 @@ describe('etherscan dialect: empty results', () => {
   });
 });
 
+describe('etherscan dialect: API V2', () => {
+  it('answers V1 paths with the deprecation NOTOK, whatever they ask', async () => {
+    for (const path of ['/api', '/api/']) {
+      const { status, body } = await getBody(`${simulator.explorerBaseUrl}${path}?module=account&action=txlist&address=${simulator.hotAddress}&apikey=${simulator.apiKey}`);
+      expect(status).toBe(200);
+      expect(body).toEqual({ status: '0', message: 'NOTOK', result: 'You are using a deprecated V1 endpoint, switch to Etherscan API V2.' });
+    }
+  });
+
+  it('answers a V2 request without chainid with its NOTOK', async () => {
+    const { status, body } = await getBody(`${simulator.explorerBaseUrl}/v2/api?module=account&action=txlist&address=${simulator.hotAddress}&apikey=${simulator.apiKey}`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ status: '0', message: 'NOTOK', result: 'Missing chainid parameter (required for v2 api)' });
+  });
+
+  it('serves any chain id with one key', async () => {
+    const [one, base] = await Promise.all([txlist({ chainid: 1, offset: 2 }), txlist({ chainid: 8453, offset: 2 })]);
+    expect(one.body).toMatchObject({ status: '1', message: 'OK' });
+    expect(base.body).toMatchObject({ status: '1', message: 'OK' });
+  });
+});
+
 describe('etherscan dialect: error bodies', () => {
   it('refuses page x offset above 10,000 with the result-window NOTOK', async () => {
     const { status, body } = await txlist({ offset: 1000, page: 11 });
