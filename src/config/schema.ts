@@ -11,6 +11,7 @@ import { httpUrl } from './sources/httpUrl.js';
 import { analyticsSchema, kindsSectionSchema, writeModeSchema } from './analytics/kindsSchema.js';
 import { recordSkipSchema } from './records/recordSkipSchema.js';
 import { responseErrorsSchema, responseSchema } from './sources/responseSchema.js';
+import { userAgentContact } from './sources/userAgentContact.js';
 import { webhookSchema } from './worker/webhookSchema.js';
 import { workerSchema } from './worker/workerSchema.js';
 
@@ -113,6 +114,11 @@ export const sourceSchema = z
   /** Path of the endpoint under `baseUrl`, e.g. `/2.0/` or `/api`. */
   path: z.string().startsWith('/', 'must start with /'),
   timeoutMs: durationMs(1).default(15_000),
+  /**
+   * A URL or e-mail address the upstream's operators can reach you at, sent as `User-Agent:
+   * feedsync/<version> (+<contact>)` (Last.fm asks clients to identify themselves); without it, `feedsync/<version>`.
+   */
+  userAgent: userAgentContact.optional(),
   /** Also the size of the stored envelope, an `int` column. */
   maxResponseBytes: count(1).default(64 * 1024 * 1024),
   retry: retryPolicySchema.prefault({}),

@@ -12,6 +12,7 @@ import { responseShapeOf } from './responses/responsePresets.js';
 import { parseRetryAfter } from './retryAfter.js';
 import { storedBody } from './storedBody.js';
 import { UpstreamError } from './UpstreamError.js';
+import { userAgentOf } from './userAgent.js';
 
 /** What to request: the query's parameters, or a next-page URL a response gave (which then carries them). */
 export interface PageRequest {
@@ -96,7 +97,7 @@ export class SourceClient {
       bodyTimeout: 0,
       connect: { timeout: config.timeoutMs },
     });
-    this.headers = { ...this.auth.headers, accept: 'application/json', 'content-type': 'application/json' };
+    this.headers = { ...this.auth.headers, accept: 'application/json', 'content-type': 'application/json', 'user-agent': userAgentOf(config.userAgent) };
   }
 
   private pathFor(params: Readonly<Record<string, string>>): string {

@@ -22,6 +22,7 @@ const params = (config: Config) => config.jobs[0]!.params;
 const query = (t: Tree) => (t.jobs[0]!.queries as Record<string, unknown>[])[0]!;
 /** The tree's kinds section, made empty. */
 const kinds = (t: Tree): Record<string, unknown> => ((t as unknown as { kinds: Record<string, unknown> }).kinds = {});
+const userAgent = (config: Config) => config.sources.music!.userAgent ?? null;
 const columnPath = (config: Config) => config.kinds.artist!.columns.n!.path;
 
 export const acceptedConfigRows: AcceptedConfigRow[] = [
@@ -40,4 +41,8 @@ export const acceptedConfigRows: AcceptedConfigRow[] = [
   { what: 'a column at path 0', edit: (t) => (kinds(t).artist = { columns: { n: { path: '0', type: 'text' } } }), read: columnPath, outcome: /^\["0"\]; no warnings$/ },
   { what: 'a column at path null.true', edit: (t) => (kinds(t).artist = { columns: { n: { path: 'null.true', type: 'text' } } }), read: columnPath, outcome: /^\["null\.true"\]; no warnings$/ },
   { what: 'a column at the paths null, then name', edit: (t) => (kinds(t).artist = { columns: { n: { path: ['null', 'name'], type: 'text' } } }), read: columnPath, outcome: /^\["null","name"\]; no warnings$/ },
+  { what: 'no userAgent contact', edit: () => undefined, read: userAgent, outcome: /^null; no warnings$/ },
+  { what: 'a userAgent contact that is an e-mail address', edit: (t) => (t.sources.music.userAgent = 'ops@example.org'), read: userAgent, outcome: /^"ops@example\.org"; no warnings$/ },
+  { what: 'a userAgent contact of 200 characters, with spaces and + inside', edit: (t) => (t.sources.music.userAgent = `https://example.org/?q=a+b c${'d'.repeat(172)}`), read: (c) => c.sources.music!.userAgent?.length, outcome: /^200; no warnings$/ },
+  { what: 'a userAgent contact from ${ENV} with a default', edit: (t) => (t.sources.music.userAgent = '${NOPE:-https://github.com/your-org/your-repo}'), read: userAgent, outcome: /^"https:\/\/github\.com\/your-org\/your-repo"; no warnings$/ },
 ];
