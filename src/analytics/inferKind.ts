@@ -12,7 +12,6 @@ interface PathValues {
   texts: string[];
 }
 
-const INT32 = 2_147_483_647n;
 const INT64 = 9_223_372_036_854_775_807n;
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d{1,4})?$/;
@@ -25,7 +24,8 @@ const UNIX_SECONDS = { min: 100_000_000n, max: 9_999_999_999n };
 
 /**
  * The columns of a kind's view, inferred from sampled records: one per leaf path (objects walked
- * into), with the narrowest type every sampled value fits; arrays and paths whose values mix
+ * into), with the narrowest type every sampled value fits, integers no narrower than bigint and
+ * digits sent as text numeric (see typeOf); arrays and paths whose values mix
  * objects and scalars are jsonb. Nulls and empty strings fit any type (a view shows them as NULL).
  */
 export function inferColumns(leaves: Iterable<RecordLeafRow>): Record<string, KindColumn> {
@@ -68,11 +68,14 @@ function typeOf(values: PathValues): { type: ColumnType; from?: 'unix_seconds' }
     const numbers = texts.map(BigInt);
     const name = values.path[values.path.length - 1]!;
     if (TIME_NAME.test(name) && numbers.every((n) => n >= UNIX_SECONDS.min && n <= UNIX_SECONDS.max)) return { type: 'timestamptz', from: 'unix_seconds' };
+    // Digits sent as text are most often amounts (wei, gas prices) that a sample's small values belie.
+    if (types.has('string')) return { type: 'numeric' };
+    // A JSON integer: bigint at the least, as a sample's largest says little of the next value's.
     const widest = numbers.reduce((max, n) => {
       const size = n < 0n ? -n : n;
       return size > max ? size : max;
     }, 0n);
-    return { type: widest <= INT32 ? 'integer' : widest <= INT64 ? 'bigint' : 'numeric' };
+    return { type: widest <= INT64 ? 'bigint' : 'numeric' };
   }
   if (texts.every((text) => NUMBER.test(text))) return { type: 'numeric' };
   if (texts.every((text) => DATE.test(text) && !Number.isNaN(Date.parse(text)))) return { type: 'date' };

@@ -39,13 +39,30 @@ describe('inferColumns', () => {
     );
     expect(columns).toEqual({
       at: { path: ['at'], type: 'timestamptz' },
-      big: { path: ['big'], type: 'bigint' },
+      big: { path: ['big'], type: 'numeric' },
       day: { path: ['day'], type: 'date' },
       flag: { path: ['flag'], type: 'boolean' },
       huge: { path: ['huge'], type: 'numeric' },
       name: { path: ['name'], type: 'text' },
       price: { path: ['price'], type: 'numeric' },
-      small: { path: ['small'], type: 'integer' },
+      small: { path: ['small'], type: 'numeric' },
+    });
+  });
+
+  it('types digits sent as text numeric, however small the sample: amounts in wei outgrow every integer type', () => {
+    const columns = inferColumns(leavesOf([{ value: '0', gasPrice: '12', blockReward: '2000000000000000000' }, { value: '7', gasPrice: '30', blockReward: '0' }]));
+    expect(columns).toEqual({
+      block_reward: { path: ['blockReward'], type: 'numeric' },
+      gas_price: { path: ['gasPrice'], type: 'numeric' },
+      value: { path: ['value'], type: 'numeric' },
+    });
+  });
+
+  it('types JSON integers bigint however small, and numeric past bigint', () => {
+    const columns = inferColumns(leavesOf([{ n: 1, wide: 1 }, { n: 2, wide: 1e20 }]));
+    expect(columns).toEqual({
+      n: { path: ['n'], type: 'bigint' },
+      wide: { path: ['wide'], type: 'numeric' },
     });
   });
 
@@ -60,7 +77,7 @@ describe('inferColumns', () => {
       artist_mbid: { path: ['artist.mbid'], type: 'text' },
       artist_name: { path: ['artist.name'], type: 'text' },
       attr_now_playing: { path: ['@attr.nowPlaying'], type: 'boolean' },
-      block_number: { path: ['blockNumber'], type: 'integer' },
+      block_number: { path: ['blockNumber'], type: 'numeric' },
       mixed: { path: ['mixed'], type: 'jsonb' },
       tags: { path: ['tags'], type: 'jsonb' },
     });
@@ -69,7 +86,7 @@ describe('inferColumns', () => {
   it('takes integers of seconds since 1970 under a time-like name for timestamps, and renames a column every view has', () => {
     const columns = inferColumns(leavesOf([{ uts: '1700000000', timeStamp: 1600000000, count: 1700000000, key: 'k' }]));
     expect(columns).toEqual({
-      count: { path: ['count'], type: 'integer' },
+      count: { path: ['count'], type: 'bigint' },
       key_value: { path: ['key'], type: 'text' },
       time_stamp: { path: ['timeStamp'], type: 'timestamptz', from: 'unix_seconds' },
       uts: { path: ['uts'], type: 'timestamptz', from: 'unix_seconds' },
@@ -130,10 +147,10 @@ describe('inferKind on the example config’s kinds', () => {
 
   it('types the example kinds’ telling fields', async () => {
     const types = async (kind: string) => Object.fromEntries(Object.entries((await inferKind(database.pool, kind, { sample: 1_000 })).columns).map(([name, column]) => [name, column.from ? `${column.type} from ${column.from}` : column.type]));
-    expect(await types('artist')).toMatchObject({ name: 'text', listeners: 'integer', tags: 'jsonb' });
+    expect(await types('artist')).toMatchObject({ name: 'text', listeners: 'bigint', tags: 'jsonb' });
     expect(await types('listen')).toMatchObject({ uts: 'timestamptz from unix_seconds', date: 'timestamptz', name: 'text' });
-    expect(await types('block')).toMatchObject({ number: 'integer', timestamp: 'timestamptz from unix_seconds', hash: 'text' });
-    expect(await types('album')).toMatchObject({ release_date: 'date', track_count: 'integer' });
+    expect(await types('block')).toMatchObject({ number: 'bigint', timestamp: 'timestamptz from unix_seconds', hash: 'text' });
+    expect(await types('album')).toMatchObject({ release_date: 'date', track_count: 'bigint' });
   });
 
   it('the example config’s own kinds find a value for every column and cast every one', async () => {

@@ -100,7 +100,7 @@ describe('feedsync migrate, views check, export and schema infer', () => {
     expect(code, output).toBe(0);
     const yaml = output.slice(output.indexOf('kinds:'));
     const kinds = kindsSectionSchema.parse((parse(yaml) as { kinds: unknown }).kinds);
-    expect(kinds.artist!.columns).toMatchObject({ name: { type: 'text' }, listeners: { type: 'integer' }, tags: { type: 'jsonb' } });
+    expect(kinds.artist!.columns).toMatchObject({ name: { type: 'text' }, listeners: { type: 'bigint' }, tags: { type: 'jsonb' } });
   });
 
   it('schema infer of a kind with no stored records says so and exits non-zero', async () => {
