@@ -18,7 +18,7 @@ export interface CountedPage {
 export class StopRules {
   constructor(
     /** `limit` (a shorter page is the last), `maxPages`, and where `data` gives its page count or more-pages flag. */
-    private readonly config: Pick<PagingConfig, 'limit' | 'maxPages' | 'totalPagesPath' | 'hasMorePath' | 'stopAtTotal' | 'totalPath'>,
+    private readonly config: Pick<PagingConfig, 'limit' | 'maxPages' | 'totalPagesPath' | 'hasMorePath' | 'stopAtTotal' | 'totalPath' | 'window'>,
     private readonly shortPageEnds = true,
   ) {}
 
@@ -27,6 +27,17 @@ export class StopRules {
     const next: PagePosition = { ...position, pagesFetched: position.pagesFetched + 1, lastPageHash: page.contentHash };
     if (this.config.stopAtTotal) next.recordsFetched = (position.recordsFetched ?? 0) + page.items.length;
     return { position: next, stop: this.stopReason(position, page, next) };
+  }
+
+  /**
+   * The page count a stated total gives at this page size, when the upstream states no page count
+   * (Last.fm's searches: `opensearch:totalResults` only); infinite where it cannot tell: no total,
+   * a page size the upstream picks, or a sliding window, whose totals change as it slides.
+   */
+  private pagesOfTotal(data: unknown): number {
+    if (this.config.totalPagesPath !== undefined || !this.shortPageEnds || this.config.window) return Number.POSITIVE_INFINITY;
+    const total = readTotal(data, this.config.totalPath);
+    return total === undefined ? Number.POSITIVE_INFINITY : Math.ceil(total / this.config.limit);
   }
 
   private stopReason(position: PagePosition, page: PageSummary, next: PagePosition): StopReason | undefined {
@@ -38,6 +49,7 @@ export class StopRules {
     if (this.config.totalPagesPath !== undefined && pagesFetched >= countOf(getPath(page.data, this.config.totalPagesPath))) return 'last_page';
     if (this.config.stopAtTotal && next.recordsFetched! >= (readTotal(page.data, this.config.totalPath) ?? Number.POSITIVE_INFINITY)) return 'total_reached';
     if (pagesFetched >= this.config.maxPages) return 'max_pages';
+    if (pagesFetched >= this.pagesOfTotal(page.data)) return 'last_page';
     return undefined;
   }
 }

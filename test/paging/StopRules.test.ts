@@ -99,7 +99,30 @@ describe('StopRules with stopAtTotal', () => {
     expect(rules.count(first.position, pageOf([4, 5, 6], 'b', { total: 6 })).stop).toBe('total_reached');
   });
 
-  it('does not stop at the total unless told to', () => {
-    expect(new StopRules(pagingConfig({ totalPath: 'total' })).count(at(0), pageOf([1, 2, 3], 'a', { total: 3 })).stop).toBeUndefined();
+  it('does not stop at the records of the total unless told to', () => {
+    const rules = new StopRules(pagingConfig({ totalPath: 'total' }));
+    expect(rules.count(at(0), pageOf([1, 2], 'a', { total: 3 })).stop).toBe('short_page');
+    expect(new StopRules(pagingConfig({ totalPath: 'total' }), false).count(at(0), pageOf([1, 2, 3], 'a', { total: 3 })).stop).toBeUndefined();
+  });
+});
+
+describe('StopRules with a total and no page count', () => {
+  it('ends after the pages the stated total fills at this page size (Last.fm\'s search totals)', () => {
+    const rules = new StopRules(pagingConfig({ totalPath: 'results.opensearch:totalResults' }));
+    const data = { results: { 'opensearch:totalResults': '6' } };
+    expect(rules.count(at(0), pageOf([1, 2, 3], 'p1', data)).stop).toBeUndefined();
+    expect(rules.count(at(1), pageOf([4, 5, 6], 'p2', data)).stop).toBe('last_page');
+  });
+
+  it('takes no page count from a total where the upstream picks the page size, or for a sliding window', () => {
+    const data = { total: 3 };
+    expect(new StopRules(pagingConfig({ totalPath: 'total' }), false).count(at(0), pageOf([1, 2, 3], 'a', data)).stop).toBeUndefined();
+    const window = { maxResults: 9, param: 'startblock', field: 'blockNumber' };
+    expect(new StopRules(pagingConfig({ totalPath: 'total', window })).count(at(0), pageOf([1, 2, 3], 'a', data)).stop).toBeUndefined();
+  });
+
+  it('leaves the page count to totalPagesPath where the upstream gives one', () => {
+    const rules = new StopRules(pagingConfig({ totalPath: 'total', totalPagesPath: 'totalPages' }));
+    expect(rules.count(at(0), pageOf([1, 2, 3], 'a', { total: 3, totalPages: 2 })).stop).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/explorer/Chain.j
 import { etherscanEnv, lastfmEnv } from '../../src/simulator/readyMessage.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { openRunStore } from '../../src/storage/runStore.js';
-import { syncQuery } from '../../src/sync/syncQuery.js';
+import { syncQuery, type SyncProgress } from '../../src/sync/syncQuery.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { runIdentityOf } from '../../src/sync/runIdentity.js';
@@ -38,12 +38,12 @@ async function exampleConfig(name: 'lastfm' | 'etherscan', simulator: Simulator)
 }
 
 /** One run of `query` to the end, with everything it logged and stored that could hold the key. */
-async function syncOnce(query: ResolvedQuery) {
+async function syncOnce(query: ResolvedQuery, onPage?: (progress: SyncProgress) => void) {
   const client = new SourceClient(query.sourceName, query.source);
   const { logger, lines } = capturingLogger();
   try {
     const identity = runIdentityOf(query, `test/${randomUUID()}`);
-    const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger });
+    const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger, onPage });
     const stored = await database.pool.query<{ text: string }>(
       `select concat_ws(' ', r.query::text, r.error, r.checkpoint::text, string_agg(e.request_url || b.body::text, ' ')) as text
        from sync_runs r left join envelopes e on e.run_id = r.id left join page_bodies b using (content_hash) where r.id = $1 group by r.id`,
@@ -70,6 +70,19 @@ describe('examples/lastfm.yaml against the simulator speaking Last.fm', () => {
   it('ends after the page count @attr gives', async () => {
     const { summary } = await syncOnce(queryOf(await exampleConfig('lastfm', lastfm), 'tag-charts'));
     expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'last_page' });
+  });
+
+  it("reads a search's total from its OpenSearch fields, and stops after the pages it fills", async () => {
+    const config = await exampleConfig('lastfm', lastfm);
+    const query = { ...queryOf(config, 'artists'), paging: { ...queryOf(config, 'artists').paging, limit: 5, maxPages: 1000 } };
+    const totals = new Set<number | undefined>();
+    const { summary } = await syncOnce(query, (progress) => void totals.add(progress.expectedTotal));
+    const stated = (await (await fetch(`${lastfm.musicBaseUrl}/2.0/?method=artist.search&artist=${query.q}&limit=5&format=json&api_key=${KEY}`)).json()) as { results: Record<string, unknown> };
+    const total = Number(stated.results['opensearch:totalResults']);
+    expect(total).toBeGreaterThan(5);
+    expect([...totals]).toEqual([total]);
+    expect(summary).toMatchObject({ status: 'succeeded', pages: Math.ceil(total / 5), counts: { new: total } });
+    expect(summary.stopReason).toBe(total % 5 === 0 ? 'last_page' : 'short_page');
   });
 
   it('fails at once, without retrying, on error 10 (invalid key)', async () => {

@@ -5,12 +5,12 @@ import type { ParamResult } from '../server/queryParams.js';
 import type { Reply } from '../server/reply.js';
 import { LASTFM_ERROR, LASTFM_MESSAGE } from './lastfmErrorCodes.js';
 
-/** Last.fm's search methods answer under `results`, with OpenSearch totals beside the matches. */
+/** Last.fm's search methods answer under `results`, with OpenSearch totals beside the matches and only `for` in `@attr`. */
 const SEARCH_CONTAINER = 'results';
 
 /**
  * Music as Last.fm answers it with format=json: the payload bare (no envelope), the key in
- * `?api_key=`, paging totals as strings in `@attr`, errors as `{error, message}`.
+ * `?api_key=`, paging totals as strings in `@attr` (a search's in OpenSearch fields), errors as `{error, message}`.
  */
 export const lastfmMusicWire: MusicWire = {
   apiKeyOf: (request) => request.url.searchParams.get('api_key') || undefined,
@@ -79,8 +79,8 @@ function listingBody(listing: MusicListing): Record<string, unknown> {
   // Last.fm's XML-to-JSON conversion turns a list of one into that one item.
   const list = items.length === 1 ? items[0] : items;
   const nested = inner.reduceRight<unknown>((value, key) => ({ [key]: value }), list) as Record<string, unknown>;
-  const searchTotals = container === SEARCH_CONTAINER ? openSearchTotals(listing.slice) : {};
-  return { [container]: { ...searchTotals, ...nested, '@attr': pageAttributes(listing.slice) } };
+  if (container === SEARCH_CONTAINER) return { [container]: { ...openSearch(listing.slice, listing.searchTerms ?? ''), ...nested, '@attr': { for: listing.searchTerms ?? '' } } };
+  return { [container]: { ...nested, '@attr': pageAttributes(listing.slice) } };
 }
 
 /** Last.fm sends every number in `@attr` as a string. */
@@ -88,8 +88,10 @@ function pageAttributes(slice: PageSlice): Record<string, string> {
   return { page: String(slice.page), perPage: String(slice.perPage), totalPages: String(slice.totalPages), total: String(slice.total) };
 }
 
-function openSearchTotals(slice: PageSlice): Record<string, string> {
+/** A search's query and totals, as Last.fm writes them (text, as every number it sends). */
+function openSearch(slice: PageSlice, searchTerms: string): Record<string, unknown> {
   return {
+    'opensearch:Query': { '#text': '', role: 'request', searchTerms, startPage: String(slice.page) },
     'opensearch:totalResults': String(slice.total),
     'opensearch:startIndex': String(slice.offset),
     'opensearch:itemsPerPage': String(slice.perPage),

@@ -138,8 +138,9 @@ function searchListing(
   path: MusicListing['path'],
   recordAt: (index: number) => unknown,
 ): MusicListing {
-  const matches = directory.search((params.get('q') ?? '').trim());
-  return listing(page, matches.length, path, (n) => recordAt(matches[n]!));
+  const searchTerms = (params.get('q') ?? '').trim();
+  const matches = directory.search(searchTerms);
+  return { ...listing(page, matches.length, path, (n) => recordAt(matches[n]!)), searchTerms };
 }
 
 /** Newest first; optional `from`/`to` (unix seconds, inclusive) narrow the window, as on Last.fm. */

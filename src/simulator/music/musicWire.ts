@@ -17,6 +17,8 @@ export interface MusicListing {
   path: readonly [string, string, ...string[]];
   slice: PageSlice;
   items: unknown[];
+  /** The search methods only: what was searched for. */
+  searchTerms?: string;
   /** user.getRecentTracks only: the user's newest play, which Last.fm also shows as the track playing now. */
   newestPlay?: PlayRecord;
 }
