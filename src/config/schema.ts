@@ -27,10 +27,26 @@ export const retryPolicySchema = z.strictObject({
   maxRetryAfterMs: durationMs(0).default(60_000),
 });
 
-export const rateLimitSchema = z.strictObject({
-  /** Requests allowed per `durationMs`, across every worker. */
+/** One window of a rate limit: at most `max` requests in any `durationMs`, across every worker. */
+export const rateWindowSchema = z.strictObject({
   max: count(1),
   durationMs: durationMs(1).default(1000),
+});
+
+export type RateWindow = z.output<typeof rateWindowSchema>;
+
+const rateWindows = z.array(rateWindowSchema).min(1, 'must list at least one window');
+
+/**
+ * A source's rate limit: one window (`{max: 4, durationMs: 1000}`), or a list held all at once
+ * (Etherscan's free tier: a few requests a second and 100,000 a day). Parsed by hand so that an
+ * error in the one-window form names its field, not a union's "invalid input".
+ */
+export const rateLimitSchema = z.unknown().transform((value, ctx): RateWindow[] => {
+  const parsed = Array.isArray(value) ? rateWindows.safeParse(value) : rateWindowSchema.transform((window) => [window]).safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
 });
 
 /** Slides a query's lower bound when the upstream caps page × limit (Etherscan's 10,000 window). */

@@ -1,4 +1,4 @@
-import type { Config } from '../config/schema.js';
+import type { Config, RateWindow } from '../config/schema.js';
 import { LocalRateLimiter } from '../http/LocalRateLimiter.js';
 import { OPEN_GATE, type RequestGate } from '../http/RequestGate.js';
 import { SourceClient } from '../http/SourceClient.js';
@@ -7,7 +7,7 @@ import { PAGES_AHEAD_DEPTH } from './PagesAhead.js';
 
 export interface SourceRegistryOptions {
   /** Makes a source's rate-limit gate; in-process by default, Redis-backed in workers. */
-  makeGate?: (source: string, max: number, durationMs: number) => RequestGate;
+  makeGate?: (source: string, windows: readonly RateWindow[]) => RequestGate;
   onRequestEnded?: (source: string, status: string, latencyMs: number) => void;
 }
 
@@ -54,8 +54,8 @@ export class SourceRegistry {
     let gate = this.gates.get(name);
     if (!gate) {
       const limit = this.config.sources[name]?.rateLimit;
-      const makeGate = this.options.makeGate ?? ((_source: string, max: number, durationMs: number) => new LocalRateLimiter(max, durationMs));
-      gate = limit ? makeGate(name, limit.max, limit.durationMs) : OPEN_GATE;
+      const makeGate = this.options.makeGate ?? ((_source: string, windows: readonly RateWindow[]) => new LocalRateLimiter(windows));
+      gate = limit ? makeGate(name, limit) : OPEN_GATE;
       this.gates.set(name, gate);
     }
     return gate;

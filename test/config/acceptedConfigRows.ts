@@ -26,6 +26,8 @@ const userAgent = (config: Config) => config.sources.music!.userAgent ?? null;
 const columnPath = (config: Config) => config.kinds.artist!.columns.n!.path;
 
 export const acceptedConfigRows: AcceptedConfigRow[] = [
+  { what: 'a rate limit of one window', edit: (t) => (t.sources.music.rateLimit = { max: 4 }), read: (c) => c.sources.music!.rateLimit, outcome: /^\[\{"max":4,"durationMs":1000\}\]; no warnings$/ },
+  { what: 'a rate limit of a window a second and one a day', edit: (t) => (t.sources.music.rateLimit = [{ max: 4 }, { max: 100_000, durationMs: 86_400_000 }]), read: (c) => c.sources.music!.rateLimit, outcome: /^\[\{"max":4,"durationMs":1000\},\{"max":100000,"durationMs":86400000\}\]; no warnings$/ },
   { what: 'a default that is a reference', edit: (t) => (t.sources.music.apiKey = '${NOPE:-${MUSIC_API_KEY}}'), read: apiKey, outcome: /^\["k-music-0123"\]; no warnings$/ },
   { what: 'a default that is a reference with a default', edit: (t) => (t.sources.music.apiKey = '${NOPE:-${NOPE_TOO:-fallback-key-0123}}'), read: apiKey, outcome: /^\["fallback-key-0123"\]; no warnings$/ },
   { what: 'a default that is a reference, inside a longer text', edit: (t) => (t.sources.music.apiKey = 'k-${NOPE:-${MUSIC_API_KEY}}-x'), read: apiKey, outcome: /^\["k-k-music-0123-x"\]; no warnings$/ },

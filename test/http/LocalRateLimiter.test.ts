@@ -25,7 +25,7 @@ function request(limiter: LocalRateLimiter, signal?: AbortSignal): { permit: Pro
 
 describe('LocalRateLimiter', () => {
   it('admits max requests at once, then the next one durationMs after the first release', async () => {
-    const limiter = new LocalRateLimiter(2, 200);
+    const limiter = new LocalRateLimiter([{ max: 2, durationMs: 200 }]);
     const first = request(limiter);
     const second = request(limiter);
     await vi.advanceTimersByTimeAsync(0);
@@ -44,8 +44,21 @@ describe('LocalRateLimiter', () => {
     expect((await third.permit).waitedMs).toBe(170);
   });
 
+  it('holds every window at once: room in a short window does not let a request past a longer one\'s max', async () => {
+    const limiter = new LocalRateLimiter([{ max: 2, durationMs: 100 }, { max: 3, durationMs: 1_000 }]);
+    const requests = Array.from({ length: 5 }, () => {
+      const asked = request(limiter);
+      void asked.permit.then((permit) => permit.release());
+      return asked;
+    });
+
+    await vi.advanceTimersByTimeAsync(1_000);
+
+    expect(requests.map((asked) => asked.at())).toEqual([0, 0, 100, 1_000, 1_000]);
+  });
+
   it('admits no more than max requests in any window of durationMs, each as soon as the window allows', async () => {
-    const limiter = new LocalRateLimiter(3, 1_000);
+    const limiter = new LocalRateLimiter([{ max: 3, durationMs: 1_000 }]);
     // Each request's response ends as soon as it is admitted.
     const requests = Array.from({ length: 10 }, () => {
       const asked = request(limiter);
@@ -59,7 +72,7 @@ describe('LocalRateLimiter', () => {
   });
 
   it('holds a slot while its request is in flight, and counts the window from its release', async () => {
-    const limiter = new LocalRateLimiter(1, 50);
+    const limiter = new LocalRateLimiter([{ max: 1, durationMs: 50 }]);
     const held = await limiter.acquire();
     const next = request(limiter);
 
@@ -73,7 +86,7 @@ describe('LocalRateLimiter', () => {
   });
 
   it('lets the next request in at once when a slot is given back unused', async () => {
-    const limiter = new LocalRateLimiter(2, 1_000);
+    const limiter = new LocalRateLimiter([{ max: 2, durationMs: 1_000 }]);
     await (await limiter.acquire()).release();
     const unused = await limiter.acquire();
     // Both slots count: the released one until 1000, the unused one while in flight.
@@ -88,7 +101,7 @@ describe('LocalRateLimiter', () => {
   });
 
   it('settles a permit once: giving back a slot already released frees no other', async () => {
-    const limiter = new LocalRateLimiter(2, 200);
+    const limiter = new LocalRateLimiter([{ max: 2, durationMs: 200 }]);
     const first = await limiter.acquire();
     await limiter.acquire();
     await first.release();
@@ -101,7 +114,7 @@ describe('LocalRateLimiter', () => {
   });
 
   it('stops waiting for a slot once its signal aborts, takes none, and holds up no request behind it', async () => {
-    const limiter = new LocalRateLimiter(1, 200);
+    const limiter = new LocalRateLimiter([{ max: 1, durationMs: 200 }]);
     const held = await limiter.acquire();
     const dropped = new AbortController();
     const abandoned = request(limiter, dropped.signal);
@@ -118,7 +131,7 @@ describe('LocalRateLimiter', () => {
   });
 
   it('rejects a request aborted while in line behind another at its turn, with no slot taken, and admits the one behind it', async () => {
-    const limiter = new LocalRateLimiter(1, 200);
+    const limiter = new LocalRateLimiter([{ max: 1, durationMs: 200 }]);
     const held = await limiter.acquire();
     const first = request(limiter);
     const dropped = new AbortController();

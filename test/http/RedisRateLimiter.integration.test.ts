@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, inject, vi } from 'vitest';
-import { RateLimitUnavailableError, RedisRateLimiter } from '../../src/http/RedisRateLimiter.js';
+import { rateLimitKey, RateLimitUnavailableError, RedisRateLimiter } from '../../src/http/RedisRateLimiter.js';
 import { openRedis } from '../../src/redis/openRedis.js';
 import type { RedisClient } from '../../src/redis/RedisTarget.js';
 
@@ -23,7 +23,7 @@ function oneSlotLimiter() {
   const prefix = `test-${randomBytes(4).toString('hex')}`;
   const connection = new Redis(inject('redisUrl'));
   connections.push(connection);
-  return { limiter: new RedisRateLimiter(connection, 'music', 1, 60_000, prefix), slotsTaken: () => connection.zcard(`${prefix}:ratelimit:music`) };
+  return { limiter: new RedisRateLimiter(connection, 'music', [{ max: 1, durationMs: 60_000 }], prefix), slotsTaken: () => connection.zcard(`${prefix}:ratelimit:{music}:60000`) };
 }
 
 describe('RedisRateLimiter', () => {
@@ -32,7 +32,7 @@ describe('RedisRateLimiter', () => {
     const limiters = [0, 1, 2].map(() => {
       const connection = new Redis(inject('redisUrl'));
       connections.push(connection);
-      return new RedisRateLimiter(connection, 'music', 5, 500, prefix);
+      return new RedisRateLimiter(connection, 'music', [{ max: 5, durationMs: 500 }], prefix);
     });
     const admitted: number[] = [];
     await Promise.all(
@@ -52,7 +52,7 @@ describe('RedisRateLimiter', () => {
   it('fails with RateLimitUnavailableError naming the source when Redis cannot be reached', async () => {
     const unreachable = openRedis('redis://127.0.0.1:1', 'producer');
     connections.push(unreachable);
-    const limiter = new RedisRateLimiter(unreachable, 'music', 5, 500, 'test');
+    const limiter = new RedisRateLimiter(unreachable, 'music', [{ max: 5, durationMs: 500 }], 'test');
 
     const error = await limiter.acquire().catch((caught: unknown) => caught);
 
@@ -88,4 +88,30 @@ describe('RedisRateLimiter', () => {
     }
     expect(await slotsTaken()).toBe(1);
   });
+
+  it('holds every window at once: a slot is taken in all of them or in none', async () => {
+    const prefix = `test-${randomBytes(4).toString('hex')}`;
+    const connection = new Redis(inject('redisUrl'));
+    connections.push(connection);
+    const windows = [{ max: 5, durationMs: 60_000 }, { max: 2, durationMs: 86_400_000 }];
+    const limiter = new RedisRateLimiter(connection, 'music', windows, prefix);
+    const taken = () => Promise.all(windows.map((window) => connection.zcard(rateLimitKey(prefix, 'music', window))));
+    for (let i = 0; i < 2; i++) await (await limiter.acquire()).release();
+    expect(await taken()).toEqual([2, 2]);
+
+    // The short window has room; the day's does not, so the third waits, and takes no slot in either.
+    const dropped = new AbortController();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const timersBefore = vi.getTimerCount();
+      const waiting = limiter.acquire(dropped.signal).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBeGreaterThan(timersBefore));
+      dropped.abort();
+      expect(await waiting).toMatchObject({ name: 'AbortError' });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await taken()).toEqual([2, 2]);
+  });
 });
+
