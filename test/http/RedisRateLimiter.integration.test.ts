@@ -26,6 +26,22 @@ function oneSlotLimiter() {
   return { limiter: new RedisRateLimiter(connection, 'music', [{ max: 1, durationMs: 60_000 }], prefix), slotsTaken: () => connection.zcard(`${prefix}:ratelimit:{music}:60000`) };
 }
 
+/** Asks `limiter` for a slot, aborts once it waits after a look at Redis, and returns what the ask rejected with. */
+async function abortedWhileWaiting(limiter: RedisRateLimiter): Promise<unknown> {
+  const dropped = new AbortController();
+  // The limiter's wait between its looks at Redis never ends by itself here: only the abort can end it.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const timersBefore = vi.getTimerCount();
+    const waiting = limiter.acquire(dropped.signal).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(vi.getTimerCount()).toBeGreaterThan(timersBefore));
+    dropped.abort();
+    return await waiting;
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 describe('RedisRateLimiter', () => {
   it('admits at most max requests in any window across limiters on separate connections', async () => {
     const prefix = `test-${randomBytes(4).toString('hex')}`;
@@ -73,19 +89,7 @@ describe('RedisRateLimiter', () => {
   it('stops waiting for a slot once its signal aborts, and takes none', async () => {
     const { limiter, slotsTaken } = oneSlotLimiter();
     await limiter.acquire();
-    const dropped = new AbortController();
-    // The limiter's wait between its looks at Redis never ends by itself here: only the abort can end it.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const timersBefore = vi.getTimerCount();
-      const waiting = limiter.acquire(dropped.signal).catch((error: unknown) => error);
-      await vi.waitFor(() => expect(vi.getTimerCount()).toBeGreaterThan(timersBefore));
-      dropped.abort();
-
-      expect(await waiting).toMatchObject({ name: 'AbortError' });
-    } finally {
-      vi.useRealTimers();
-    }
+    expect(await abortedWhileWaiting(limiter)).toMatchObject({ name: 'AbortError' });
     expect(await slotsTaken()).toBe(1);
   });
 
@@ -100,17 +104,7 @@ describe('RedisRateLimiter', () => {
     expect(await taken()).toEqual([2, 2]);
 
     // The short window has room; the day's does not, so the third waits, and takes no slot in either.
-    const dropped = new AbortController();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const timersBefore = vi.getTimerCount();
-      const waiting = limiter.acquire(dropped.signal).catch((error: unknown) => error);
-      await vi.waitFor(() => expect(vi.getTimerCount()).toBeGreaterThan(timersBefore));
-      dropped.abort();
-      expect(await waiting).toMatchObject({ name: 'AbortError' });
-    } finally {
-      vi.useRealTimers();
-    }
+    expect(await abortedWhileWaiting(limiter)).toMatchObject({ name: 'AbortError' });
     expect(await taken()).toEqual([2, 2]);
   });
 });
