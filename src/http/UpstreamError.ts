@@ -14,8 +14,14 @@ export type UpstreamErrorKind =
   | 'too_large'
   /** The body nests deeper than feedsync parses and Postgres stores (see MAX_BODY_DEPTH). */
   | 'too_deep'
-  /** The body is not JSON or not the envelope (often truncated or garbled in transit). */
-  | 'malformed';
+  /** The body is JSON cut short (it ends with a bracket or string still open), or empty: retried, as truncated in transit. */
+  | 'malformed'
+  /**
+   * The body is whole but unreadable with the source's shape: not JSON (an HTML page), or JSON of
+   * another shape. Not retried, as asked again it would read the same; the error says what the
+   * body looks like and which preset or dataPath would read it.
+   */
+  | 'unreadable';
 
 const RETRYABLE: ReadonlySet<UpstreamErrorKind> = new Set(['network', 'timeout', 'rate_limited', 'temporary', 'malformed']);
 
@@ -60,7 +66,7 @@ export class UpstreamError extends Error {
     this.retryAfterMs = details.retryAfterMs;
   }
 
-  /** Malformed bodies are retried: truncated or garbled responses are usually passing faults. */
+  /** Malformed (cut short) bodies are retried: truncation is usually a passing fault; unreadable ones are not. */
   get retryable(): boolean {
     return RETRYABLE.has(this.kind);
   }

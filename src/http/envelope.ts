@@ -1,6 +1,8 @@
 import { getPath } from '../config/records/dotPath.js';
-import { isExactNumber, parseJson, scalarText, stringifyJson } from '../config/records/exactJson.js';
+import { parseJson, scalarText } from '../config/records/exactJson.js';
 import { depthBeyond, MAX_BODY_DEPTH } from '../config/records/jsonDepth.js';
+import { describeBody, describeText, looksCutShort, readerFor, type ShapePart } from './responses/bodyLooks.js';
+import { isJsonRpc, readJsonRpc, type ErrorClass } from './responses/jsonRpc.js';
 import type { ResponseShape } from './responses/responseShape.js';
 import { UpstreamError, type UpstreamErrorKind } from './UpstreamError.js';
 
@@ -18,20 +20,14 @@ export interface ReadResponse {
   envelope: Envelope;
   ok: boolean;
   errorCode: string | undefined;
+  /** For a body whose protocol classes its error codes (JSON-RPC): what the code means, and its kind when no configured code or message tells. */
+  codeClass?: ErrorClass;
 }
 
 const EXCERPT_CHARS = 200;
 
 export function excerptOf(raw: string): string {
   return raw.length > EXCERPT_CHARS ? `${raw.slice(0, EXCERPT_CHARS)}…` : raw;
-}
-
-/** What a body holds at its top, for an error that says what was expected instead. */
-function describeBody(body: unknown): string {
-  if (Array.isArray(body)) return 'a list';
-  if (body === null || typeof body !== 'object' || isExactNumber(body)) return stringifyJson(body);
-  const keys = Object.keys(body);
-  return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
 }
 
 /**
@@ -44,20 +40,25 @@ export function refuseDeepBody(raw: string, source: string, page: string, status
 }
 
 /**
- * Parses a body, every number in it kept exactly (see parseJson), and reads it with `shape`;
- * anything else is a `malformed` upstream error naming what was expected.
+ * Parses a body, every number in it kept exactly (see parseJson), and reads it with `shape` (or as
+ * JSON-RPC, when the shape takes it and the body has `jsonrpc`). A body cut short is `malformed`,
+ * and retried; any other it cannot read is `unreadable`, naming what it looks like and what would read it.
  */
 export function readResponse(raw: string, shape: ResponseShape, source: string, status: number): ReadResponse {
   let body: unknown;
   try {
     body = parseJson(raw);
   } catch (error) {
-    throw new UpstreamError('malformed', 'response is not JSON', { source, status, excerpt: excerptOf(raw), cause: error });
+    throw notJson(raw, source, status, error);
   }
-  const malformed = (expected: string) =>
-    new UpstreamError('malformed', `response is not the ${shape.preset} shape: expected ${expected}; the body is ${describeBody(body)}`, { source, status, excerpt: excerptOf(raw) });
+  const unreadable = (expected: string, part: ShapePart) => {
+    const reader = readerFor(body, shape, part);
+    const text = `response is not the ${shape.preset} shape: expected ${expected}; the body is ${describeBody(body)}${reader === undefined ? '' : ` (${reader})`}`;
+    return new UpstreamError('unreadable', text, { source, status, excerpt: excerptOf(raw) });
+  };
+  if (shape.jsonRpc && isJsonRpc(body)) return readJsonRpc(body, (expected) => unreadable(expected, 'rpc'));
   const message = shape.messagePath === undefined ? undefined : getPath(body, shape.messagePath);
-  if (message !== undefined && message !== null && typeof message !== 'string') throw malformed(`text at "${shape.messagePath}"`);
+  if (message !== undefined && message !== null && typeof message !== 'string') throw unreadable(`text at "${shape.messagePath}"`, 'message');
   const errorCode = shape.errorCodePath === undefined ? undefined : scalarText(getPath(body, shape.errorCodePath));
   let statusText: string;
   let ok: boolean;
@@ -66,15 +67,25 @@ export function readResponse(raw: string, shape: ResponseShape, source: string, 
     statusText = ok ? 'ok' : 'error';
   } else {
     const value = scalarText(getPath(body, shape.statusPath));
-    if (value === undefined) throw malformed(`a status at "${shape.statusPath}"`);
+    if (value === undefined) throw unreadable(`a status at "${shape.statusPath}"`, 'status');
     statusText = value;
     ok = shape.successValues.includes(value);
   }
   const text = message ?? '';
   const empty = !ok && shape.emptyMessages.some((known) => known.toLowerCase() === text.trim().toLowerCase());
   const data = shape.dataPath === '.' ? body : getPath(body, shape.dataPath);
-  if (ok && data === undefined) throw malformed(`data at "${shape.dataPath}"`);
+  if (ok && data === undefined) throw unreadable(`data at "${shape.dataPath}"`, 'data');
   return { envelope: { status: statusText, data: empty ? [] : data, message: text }, ok: ok || empty, errorCode };
+}
+
+/** A body that does not parse: `malformed` when it looks cut short, as asking again may bring it whole; else `unreadable`. */
+function notJson(raw: string, source: string, status: number, cause: unknown): UpstreamError {
+  const details = { source, status, excerpt: excerptOf(raw), cause };
+  const empty = raw.trim() === '';
+  // A 204 has no body on purpose: asked again, it would send none again.
+  if (status === 204 && empty) return new UpstreamError('unreadable', 'response is not JSON: the body is empty, as "No Content" says', details);
+  if (looksCutShort(raw)) return new UpstreamError('malformed', `response is not JSON: ${empty ? 'the body is empty' : 'it is cut short, a bracket or string still open at its end'}`, details);
+  return new UpstreamError('unreadable', `response is not JSON: the body is ${describeText(raw, cause)}`, details);
 }
 
 /** Text an upstream uses to explain an error: its message, its code, and its data when that is text (Etherscan's `result`). */
@@ -93,7 +104,7 @@ export function codeKindOf(read: ReadResponse, shape: ResponseShape): UpstreamEr
   return undefined;
 }
 
-/** What an error body means: by its code first, then by the configured message fragments; undefined when neither tells. */
+/** What an error body means: by its configured codes, the configured message fragments, then its protocol's code class; undefined when none tells. */
 export function errorKindOf(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages): UpstreamErrorKind | undefined {
   const byCode = codeKindOf(read, shape);
   if (byCode !== undefined) return byCode;
@@ -102,7 +113,7 @@ export function errorKindOf(read: ReadResponse, shape: ResponseShape, messages: 
   if (matches(messages.authMessages)) return 'auth';
   if (matches(messages.rateLimitedMessages)) return 'rate_limited';
   if (matches(messages.temporaryMessages)) return 'temporary';
-  return undefined;
+  return read.codeClass?.kind;
 }
 
 export interface ErrorMessages {
@@ -122,7 +133,8 @@ export function envelopeError(read: ReadResponse, shape: ResponseShape, messages
   const hint = shape.hints?.find((known) => text.includes(known.message.toLowerCase()))?.hint;
   const code = read.errorCode === undefined ? '' : `, code ${scrub(read.errorCode)}`;
   const data = scalarText(read.envelope.data);
-  return new UpstreamError(kind, `error response (status "${scrub(read.envelope.status)}"${code})`, {
+  const what = read.codeClass?.meaning ?? `status "${scrub(read.envelope.status)}"`;
+  return new UpstreamError(kind, `error response (${what}${code})`, {
     source,
     status,
     upstreamMessage: scrub([read.envelope.message, data].filter(Boolean).join(': ') || text),

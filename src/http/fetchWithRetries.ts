@@ -16,9 +16,9 @@ export interface RetryHooks {
 }
 
 /**
- * Fetches a page, retrying network errors, timeouts, 5xx, 429 and passing error envelopes with
- * exponential backoff and full jitter; `Retry-After` supersedes the computed delay. Other errors
- * (bad key, 4xx) are thrown at once.
+ * Fetches a page, retrying network errors, timeouts, 5xx, 429, bodies cut short and passing error
+ * envelopes with exponential backoff and full jitter; `Retry-After` supersedes the computed delay.
+ * Other errors (bad key, 4xx, a body no retry makes readable) are thrown at once.
  */
 export async function fetchWithRetries(
   client: SourceClient,

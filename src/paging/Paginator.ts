@@ -36,7 +36,7 @@ export interface PageSummary {
   data: unknown;
   /** The response's `Link` header. */
   link: string | undefined;
-  items: ReadonlyArray<Record<string, unknown>>;
+  items: readonly unknown[];
   keys: readonly string[];
   contentHash: string;
 }

@@ -1,5 +1,5 @@
 import { getPath } from '../config/records/dotPath.js';
-import { isExactNumber, numberOf, scalarText, stringifyJson } from '../config/records/exactJson.js';
+import { isJsonObject, numberOf, scalarText, stringifyJson } from '../config/records/exactJson.js';
 import type { RecordCondition } from '../config/records/recordSkipSchema.js';
 import type { RecordSelectorConfig } from '../config/schema.js';
 import { joinKeyParts } from './compositeKey.js';
@@ -18,18 +18,17 @@ export interface UnkeyedRecord {
 
 /** The records of one page and their keys, in page order, how many `records.skip` left out, and those without a key. */
 export interface SelectedRecords {
-  items: Record<string, unknown>[];
+  /** Objects; or one value (text, number, boolean) that is the whole of what the records path holds, under a key of `$query` alone. */
+  items: unknown[];
   keys: string[];
   filtered: number;
   unkeyed: UnkeyedRecord[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !isExactNumber(value);
-
 /** What `data` holds, for an error that says where the records were looked for. */
 function describeData(data: unknown): string {
   if (Array.isArray(data)) return 'data is a list';
-  return isRecord(data) ? `data has: ${Object.keys(data).join(', ') || 'nothing'}` : `data is ${stringifyJson(data)}`;
+  return isJsonObject(data) ? `data has: ${Object.keys(data).join(', ') || 'nothing'}` : `data is ${stringifyJson(data)}`;
 }
 
 /**
@@ -44,15 +43,19 @@ export function selectRecords(data: unknown, selector: RecordSelectorConfig, q: 
   if (found === undefined) throw new RecordShapeError(source, `no records at ${where} (${describeData(data)})`);
   // Last.fm sends a list of one as that one object.
   const all: unknown[] = found === null ? [] : Array.isArray(found) ? found : [found];
-  const items: Record<string, unknown>[] = [];
+  const items: unknown[] = [];
   const keys: string[] = [];
   const unkeyed: UnkeyedRecord[] = [];
   const refuse = (index: number, item: unknown, reason: string) => unkeyed.push({ index, reason: `it ${reason}`, message: `record ${index} at ${where} ${reason}`, item });
   const keyParts = Array.isArray(selector.key) ? selector.key : [selector.key];
+  // A JSON-RPC result such as eth_blockNumber's "0x1b4" is a value, not an object: stored as sent,
+  // it is a record when its key needs nothing from it. In a list, such values would share one key.
+  const lone = found !== null && !Array.isArray(found) && !isJsonObject(found);
+  if (lone && q !== undefined && keyParts.every((part) => part === '$query')) return { items: [found], keys: [joinKeyParts(keyParts.map(() => q))], filtered: 0, unkeyed: [] };
   for (let index = 0; index < all.length; index++) {
     const item = all[index];
-    if (!isRecord(item)) {
-      refuse(index, item, 'is not an object');
+    if (!isJsonObject(item)) {
+      refuse(index, item, lone ? 'is not an object (a lone value there is a record under key: $query)' : 'is not an object');
       continue;
     }
     if (selector.skip && selector.skip.some((condition) => matches(item, condition))) continue;

@@ -12,7 +12,7 @@ export interface PageOrder {
 }
 
 /** The items' values of an incremental field, in page order, as text a cursor can hold; items without one are passed over. */
-function* incrementalValues(items: readonly Record<string, unknown>[], field: string): Generator<string> {
+function* incrementalValues(items: readonly unknown[], field: string): Generator<string> {
   for (const item of items) {
     const raw = scalarText(getPath(item, field));
     if (raw !== undefined) yield withoutNulChars(raw);
@@ -20,13 +20,13 @@ function* incrementalValues(items: readonly Record<string, unknown>[], field: st
 }
 
 /** The highest value of `field` among the items; null when none has one. */
-export function highestValue(items: readonly Record<string, unknown>[], field: string): string | null {
+export function highestValue(items: readonly unknown[], field: string): string | null {
   let highest: string | null = null;
   for (const value of incrementalValues(items, field)) highest = maxValue(highest, value);
   return highest;
 }
 
-export function pageOrder(items: readonly Record<string, unknown>[], field: string): PageOrder {
+export function pageOrder(items: readonly unknown[], field: string): PageOrder {
   let first: string | null = null;
   let highest: string | null = null;
   let ascending = true;

@@ -14,13 +14,25 @@ describe('readResponse with the envelope preset', () => {
     expect(readResponse('{"status":"success","data":{"a":1},"message":"ok"}', envelope, 'music', 200)).toEqual({ envelope: { status: 'success', data: { a: 1 }, message: 'ok' }, ok: true, errorCode: undefined });
   });
 
-  it('rejects a body that is not JSON, keeping an excerpt', () => {
-    expect(() => readResponse('<html>oops', envelope, 'music', 200)).toThrow(expect.objectContaining({ kind: 'malformed', excerpt: '<html>oops' }) as Error);
+  it('refuses a body that is not JSON, and not cut short, as unreadable, not retried, keeping an excerpt', () => {
+    expect(() => readResponse('<html>oops', envelope, 'music', 200)).toThrow(expect.objectContaining({ kind: 'unreadable', retryable: false, excerpt: '<html>oops' }) as Error);
+  });
+
+  it('refuses a body cut short as malformed, which is retried', () => {
+    expect(() => readResponse('{"status":"success","data":[{"id":', envelope, 'music', 200)).toThrow(expect.objectContaining({ kind: 'malformed', retryable: true }) as Error);
+  });
+
+  it('refuses JSON that is not the envelope as unreadable, not retried', () => {
+    expect(() => readResponse('[1,2]', envelope, 'music', 200)).toThrow(expect.objectContaining({ kind: 'unreadable', retryable: false }) as Error);
   });
 
   it('rejects JSON that is not the envelope, naming what it expected and what the body is', () => {
     expect(() => readResponse('[1,2]', envelope, 'music', 200)).toThrow('response is not the envelope shape: expected a status at "status"; the body is a list');
     expect(() => readResponse('{"status":"success","results":{}}', envelope, 'music', 200)).toThrow('expected data at "data"; the body is an object with status, results');
+  });
+
+  it('says which setting would read JSON of another shape', () => {
+    expect(() => readResponse('{"status":"success","results":{}}', envelope, 'music', 200)).toThrow('(response.dataPath: "." reads the whole body as the data)');
   });
 
   it('keeps a number beyond 2^53 in data exactly', () => {
@@ -62,6 +74,60 @@ describe('readResponse with the etherscan preset', () => {
     const read = readResponse('{"status":"0","message":"NOTOK","result":"Max rate limit reached"}', etherscan, 'explorer', 200);
     expect(read.ok).toBe(false);
     expect(envelopeError(read, etherscan, errors, 'explorer', 200, '', String)).toMatchObject({ kind: 'rate_limited', upstreamMessage: 'NOTOK: Max rate limit reached' });
+  });
+});
+
+describe('readResponse with the etherscan preset, of a JSON-RPC body (the proxy module)', () => {
+  const etherscan = shapeOf({ preset: 'etherscan' });
+  const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code, message } });
+  const errorOf = (raw: string) => envelopeError(readResponse(raw, etherscan, 'explorer', 200), etherscan, errors, 'explorer', 200, raw, String);
+
+  it('reads `result` as the data, a hex quantity kept as the text sent', () => {
+    expect(readResponse('{"jsonrpc":"2.0","id":1,"result":"0x1b4"}', etherscan, 'explorer', 200)).toEqual({ envelope: { status: 'ok', data: '0x1b4', message: '' }, ok: true, errorCode: undefined });
+  });
+
+  it('reads a null result as a success with null data', () => {
+    expect(readResponse('{"jsonrpc":"2.0","id":1,"result":null}', etherscan, 'explorer', 200)).toMatchObject({ ok: true, envelope: { data: null } });
+  });
+
+  it('reads a result beside "error": null as a success', () => {
+    expect(readResponse('{"jsonrpc":"2.0","id":1,"error":null,"result":"0x1"}', etherscan, 'explorer', 200)).toMatchObject({ ok: true, envelope: { data: '0x1' } });
+  });
+
+  it('reads an error as not ok, with its code', () => {
+    expect(readResponse(rpcError(-32602, 'invalid argument'), etherscan, 'explorer', 200)).toMatchObject({ ok: false, errorCode: '-32602', envelope: { message: 'invalid argument' } });
+  });
+
+  it('puts the code, what it means and the message in the error', () => {
+    expect(errorOf(rpcError(-32602, 'invalid argument 0: hex string has length 4, want 64 for common.Hash')).message).toBe(
+      'explorer: error response (JSON-RPC invalid params, code -32602) (HTTP 200) upstream said: "invalid argument 0: hex string has length 4, want 64 for common.Hash"',
+    );
+  });
+
+  it.each([
+    ['-32005 (limit exceeded)', rpcError(-32005, 'daily request count exceeded'), 'rate_limited'],
+    ['an invalid-params error', rpcError(-32602, 'invalid argument 0'), 'rejected'],
+    ['a server error', rpcError(-32000, 'header not found'), 'temporary'],
+    ['a server error saying rate limit', rpcError(-32000, 'Max rate limit reached'), 'rate_limited'],
+    ['a server error saying the key is invalid', rpcError(-32000, 'Invalid API Key'), 'auth'],
+  ])('classes %s as %s', (_case, raw, kind) => {
+    expect(errorOf(raw).kind).toBe(kind);
+  });
+
+  it('lets a configured code class a JSON-RPC error over its own class', () => {
+    const custom = shapeOf({ preset: 'etherscan' }, { temporaryCodes: [-32602] });
+    const raw = rpcError(-32602, 'invalid argument');
+    expect(envelopeError(readResponse(raw, custom, 'explorer', 200), custom, errors, 'explorer', 200, raw, String).kind).toBe('temporary');
+  });
+
+  it('refuses a JSON-RPC error without an integer code as unreadable', () => {
+    expect(() => readResponse('{"jsonrpc":"2.0","id":1,"error":{"message":"x"}}', etherscan, 'explorer', 200)).toThrow(
+      expect.objectContaining({ kind: 'unreadable', message: expect.stringContaining('expected a JSON-RPC error with an integer "code"; the body is a JSON-RPC error') as string }) as Error,
+    );
+  });
+
+  it('refuses a JSON-RPC body with neither result nor error as unreadable', () => {
+    expect(() => readResponse('{"jsonrpc":"2.0","id":1}', etherscan, 'explorer', 200)).toThrow('expected a JSON-RPC "result" or "error"');
   });
 });
 

@@ -90,6 +90,18 @@ describe('selectRecords', () => {
     expect(selectRecords(parseJson('{"items":[{"id":1,"fee":1.50}]}'), skip, undefined, 'api')).toMatchObject({ keys: ['1'], filtered: 0 });
   });
 
+  it('stores a lone value at the path as one record keyed by $query, as sent (eth_blockNumber\'s hex quantity)', () => {
+    expect(selectRecords('0x1b4', selector('.', '$query'), '8453', 'explorer')).toEqual({ items: ['0x1b4'], keys: ['8453'], filtered: 0, unkeyed: [] });
+  });
+
+  it('sets a lone value apart when its key needs a field of it, saying what key would store it', () => {
+    expect(selectRecords({ result: '0x1b4' }, selector('result'), '8453', 'explorer').unkeyed).toMatchObject([{ message: 'record 0 at data.result is not an object (a lone value there is a record under key: $query)' }]);
+  });
+
+  it('reads a null at the path as an empty page (a JSON-RPC result for a hash no tx has)', () => {
+    expect(selectRecords(null, selector('.', '$query'), '0xabc', 'explorer')).toEqual({ items: [], keys: [], filtered: 0, unkeyed: [] });
+  });
+
   it('sets a number kept exactly where a record should be apart as not an object', () => {
     expect(selectRecords(parseJson('{"items":[9007199254740993]}'), selector('items'), undefined, 'explorer').unkeyed).toMatchObject([{ message: 'record 0 at data.items is not an object' }]);
   });

@@ -106,6 +106,14 @@ describe('examples/lastfm.yaml against the simulator speaking Last.fm', () => {
 
 /** The example's transactions query, as the run for one chain id of its fan-out performs it. */
 const transactionsOn = (config: Config, chainId: string): ResolvedQuery => resolveQuery(config, findJob(config, 'transactions'), 0, chainId);
+/** The example's eth_blockNumber query, as the run for one chain id performs it. */
+const headBlockOn = (config: Config, chainId: string): ResolvedQuery => resolveQuery(config, findJob(config, 'head-block'), 0, chainId);
+
+/** The contracts query asking the proxy module for the transaction `hash`, keyed by its hash. */
+function transactionByHash(config: Config, hash: string): ResolvedQuery {
+  const query = queryOf(config, 'contracts');
+  return { ...query, q: hash, subject: hash, qParam: 'txhash', params: { ...query.params, module: 'proxy', action: 'eth_getTransactionByHash' }, records: { ...query.records, key: 'hash', kind: 'proxy_transaction' } };
+}
 
 describe('examples/etherscan.yaml against the simulator speaking Etherscan API V2', () => {
   it('slides startblock across the 10,000-result window and stores every transaction of a chain once, keyed by chain and hash', async () => {
@@ -144,6 +152,41 @@ describe('examples/etherscan.yaml against the simulator speaking Etherscan API V
     } finally {
       etherscan.reset();
     }
+  });
+
+  it("stores a chain's head as eth_blockNumber sends it, a hex quantity keyed by the chain id", async () => {
+    const { summary } = await syncOnce(headBlockOn(await exampleConfig('etherscan', etherscan), '42161'));
+    const { rows } = await database.pool.query<{ payload: string }>(`select payload::text as payload from records where source = 'etherscan' and kind = 'head_block' and key = '42161'`);
+    expect(summary).toMatchObject({ status: 'succeeded', counts: { new: 1 } });
+    expect(rows).toEqual([{ payload: `"0x${etherscan.head().toString(16)}"` }]);
+  });
+
+  it('retries an eth_blockNumber call refused with "Max rate limit reached", then stores the head', async () => {
+    const config = await exampleConfig('etherscan', etherscan);
+    etherscan.setFaults('explorer', { sequence: ['tooManyRequests'] });
+    const before = etherscan.stats().explorer.count;
+    try {
+      const { summary } = await syncOnce(headBlockOn(config, '10'));
+      expect(summary).toMatchObject({ status: 'succeeded', counts: { new: 1 } });
+      expect(etherscan.stats().explorer.count - before).toBe(2);
+    } finally {
+      etherscan.reset();
+    }
+  });
+
+  it('stores the transaction eth_getTransactionByHash answers, keyed by its hash', async () => {
+    const config = await exampleConfig('etherscan', etherscan);
+    const listed = (await (await fetch(`${etherscan.explorerBaseUrl}/v2/api?chainid=1&module=account&action=txlist&address=${etherscan.hotAddress}&offset=1&apikey=${KEY}`)).json()) as { result: [{ hash: string }] };
+    const { hash } = listed.result[0];
+    const { summary } = await syncOnce(transactionByHash(config, hash));
+    const { rows } = await database.pool.query<{ hash: string }>(`select payload->>'hash' as hash from records where source = 'etherscan' and kind = 'proxy_transaction' and key = $1`, [hash]);
+    expect(summary).toMatchObject({ status: 'succeeded', counts: { new: 1 } });
+    expect(rows).toEqual([{ hash }]);
+  });
+
+  it('reads the null result for a hash no transaction has as an empty page', async () => {
+    const { summary } = await syncOnce(transactionByHash(await exampleConfig('etherscan', etherscan), `0x${'1'.repeat(64)}`));
+    expect(summary).toMatchObject({ status: 'succeeded', stopReason: 'empty_page', counts: { new: 0 } });
   });
 
   it('fails at once on "Invalid API Key"', async () => {

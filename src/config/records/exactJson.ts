@@ -67,6 +67,11 @@ export function numberOf(value: unknown): number | undefined {
 /** Whether `value` is a LosslessNumber: a number, not an object, to a reader of records. */
 export const isExactNumber = isLosslessNumber;
 
+/** Whether parsed JSON `value` is an object: not null, a list, or a number kept exactly. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !isExactNumber(value);
+}
+
 /** `value` as JSON text, a LosslessNumber written as the upstream wrote it; JSON.stringify for a value holding none. */
 export function stringifyJson(value: unknown): string {
   // lossless-json writes undefined only for undefined or a function, which no parsed value is.

@@ -9,7 +9,7 @@ const errorCodes = z.array(z.union([z.string().min(1), z.number()]).transform(St
  * config may not import http, so the names are listed here too), with any field overridden.
  */
 export const responseSchema = z.strictObject({
-  /** `envelope`: the contract's {status, data, message}; `etherscan`: {status "1"/"0", message, result}; `lastfm`: the body is the data, errors are {error, message}; `plain`: the body is the data, errors are HTTP statuses only. */
+  /** `envelope`: the contract's {status, data, message}; `etherscan`: {status "1"/"0", message, result}, and its proxy module's JSON-RPC; `lastfm`: the body is the data, errors are {error, message}; `plain`: the body is the data, errors are HTTP statuses only. */
   preset: z.enum(['envelope', 'etherscan', 'lastfm', 'plain']).default('envelope'),
   /** Where the body says success or not; without it, a body is an error when it has a value at `errorCodePath`. */
   statusPath: dotPath.optional(),

@@ -3,7 +3,9 @@ import type { ResponsePreset } from './responseShape.js';
 /**
  * Etherscan and its family (L2 explorers, Blockscout's `/api`): `{status: "1", message: "OK",
  * result}`. `status "0"` is an error (`NOTOK`, with the reason in `result`) unless its message
- * says nothing was found. Errors have no code: they are told apart by message.
+ * says nothing was found. Errors have no code: they are told apart by message. The proxy module
+ * answers in JSON-RPC instead (`{jsonrpc, id, result}`, or an `error` with a code), from the same
+ * source, except for a rate-limit refusal, still a NOTOK.
  */
 export const etherscanPreset: ResponsePreset = {
   statusPath: 'status',
@@ -14,6 +16,7 @@ export const etherscanPreset: ResponsePreset = {
   rateLimitedCodes: [],
   temporaryCodes: [],
   authCodes: [],
+  jsonRpc: true,
   // Both are `rejected`, so never retried: asked again the same way, they answer the same.
   hints: [
     { message: 'deprecated V1 endpoint', hint: 'Etherscan retired its V1 API on 15 August 2025: set the source\'s path to /v2/api on https://api.etherscan.io and send chainid (1 for Ethereum) in the params' },

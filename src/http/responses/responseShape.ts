@@ -19,6 +19,12 @@ export interface ResponseShape {
   authCodes: readonly string[];
   /** Errors whose fix is known, by a fragment of their text (compared without case): the fix goes into the error. */
   hints?: readonly ErrorHint[];
+  /**
+   * Also reads a JSON-RPC 2.0 body, one with `jsonrpc`, whatever the paths above say: its `result`
+   * is the data, its `error` an error classed by code (see jsonRpc.ts). For an API that answers
+   * some calls in JSON-RPC (Etherscan's proxy module).
+   */
+  jsonRpc?: boolean;
 }
 
 /** An error an upstream answers when it is asked the wrong way, and how to ask instead. */
