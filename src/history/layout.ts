@@ -34,6 +34,7 @@ tr.partial td:first-child { border-left: 4px solid var(--warn); }
 .muted { color: var(--muted); }
 .error { white-space: pre-wrap; word-break: break-word; background: #fdecea; border-left: 4px solid var(--bad); padding: 8px; margin: 8px 0; font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .error.partial { background: #fff4e0; border-left-color: var(--warn); }
+.warning { background: #fff4e0; border-left: 4px solid var(--warn); padding: 8px; margin: 8px 0; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
 dt { color: var(--muted); }
 dd { margin: 0; word-break: break-word; }

@@ -6,7 +6,7 @@ import { isSecretParam, MASKED, maskedParams } from '../config/sources/secretPar
 import { SecretScrubber, type ScrubTally } from '../observability/SecretScrubber.js';
 import { requestAuthOf } from './auth/authStyles.js';
 import type { RequestAuth } from './auth/RequestAuth.js';
-import { codeKindOf, envelopeError, excerptOf, readResponse, refuseDeepBody, type Envelope, type ReadResponse } from './envelope.js';
+import { codeKindOf, envelopeError, excerptOf, readResponse, refuseDeepBody, warningOf, type Envelope, type ReadResponse } from './envelope.js';
 import type { ResponseShape } from './responses/responseShape.js';
 import { responseShapeOf } from './responses/responsePresets.js';
 import { parseRetryAfter } from './retryAfter.js';
@@ -40,6 +40,8 @@ export interface FetchedPage {
   latencyMs: number;
   /** Occurrences of a secret the upstream echoed, scrubbed out of what it sent. */
   secretsScrubbed: number;
+  /** What a success body said beside its data (see warningOf); absent for none. */
+  warning?: string;
 }
 
 /** Keep-alive connections to an upstream unless the client is told otherwise (SourceRegistry sizes them for a worker). */
@@ -196,6 +198,7 @@ export class SourceClient {
       envelope,
       latencyMs,
       secretsScrubbed: tally.replaced,
+      warning: warningOf(read, this.shape),
     };
   }
 

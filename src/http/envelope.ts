@@ -88,6 +88,14 @@ function notJson(raw: string, source: string, status: number, cause: unknown): U
   return new UpstreamError('unreadable', `response is not JSON: the body is ${describeText(raw, cause)}`, details);
 }
 
+/** The message of a success body that warns (see ResponseShape.warningMessages): the data came, but not as it should. */
+export function warningOf(read: ReadResponse, shape: ResponseShape): string | undefined {
+  const message = read.envelope.message.trim();
+  if (!read.ok || message === '' || !shape.warningMessages) return undefined;
+  const lower = message.toLowerCase();
+  return shape.warningMessages.some((fragment) => lower.includes(fragment.toLowerCase())) ? message : undefined;
+}
+
 /** Text an upstream uses to explain an error: its message, its code, and its data when that is text (Etherscan's `result`). */
 function errorText(read: ReadResponse): string {
   const details = [read.errorCode, scalarText(read.envelope.data), scalarText((read.envelope.data as Record<string, unknown> | null)?.result)];

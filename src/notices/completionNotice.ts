@@ -24,6 +24,8 @@ export interface CompletionNotice {
     durationMs: number;
     /** Why it failed, or for `sync.partial` why it did not get everything (kind `max_pages`, `window_stuck` or `short_of_total`); null when it succeeded. */
     error: { kind: string | null; message: string } | null;
+    /** What the upstream said beside the data it sent (Etherscan's throttled key), each once; empty for none. */
+    warnings: string[];
   };
 }
 
@@ -52,6 +54,7 @@ export function completionNotice(run: RunState): NoticeToQueue {
       finished: finished.toISOString(),
       durationMs: finished.getTime() - run.startedAt.getTime(),
       error: run.status === 'succeeded' ? null : { kind: run.errorKind, message: run.error ?? 'unknown error' },
+      warnings: run.warnings,
     },
   };
   return { id: noticeIdFor(run.id), type, body: JSON.stringify(payload) };

@@ -9,6 +9,7 @@ import { RunFinishes } from './runs/RunFinishes.js';
 import { FanOutValues } from './records/FanOutValues.js';
 import { JobTicks } from './ticks/JobTicks.js';
 import { RunningRuns } from './runs/RunningRuns.js';
+import { RunWarnings } from './runs/RunWarnings.js';
 import type { TickNoticeFor } from './ticks/tickEnding.js';
 import { TickEndListeners } from './ticks/TickEndListeners.js';
 
@@ -19,6 +20,8 @@ export interface RunStore {
   /** full_refresh: marking deleted what a complete run no longer returned. */
   deletions: RecordDeletions;
   finishes: RunFinishes;
+  /** What upstreams said beside the data they sent, kept on the run. */
+  warnings: RunWarnings;
   running: RunningRuns;
   cursors: IncrementalCursors;
   ticks: JobTicks;
@@ -44,6 +47,7 @@ export function openRunStore(db: Database, options: RunStoreOptions = {}): RunSt
     pages: new PageWrites(pool, horizons),
     deletions: new RecordDeletions(pool),
     finishes: new RunFinishes(pool, clock, options.tickNoticeFor, tickEnds),
+    warnings: new RunWarnings(pool),
     running: new RunningRuns(pool),
     cursors: new IncrementalCursors(pool),
     ticks: new JobTicks(pool, options.tickNoticeFor, tickEnds),

@@ -27,6 +27,8 @@ export interface PreparePagesOptions {
   onRateLimitWait?: (waitedMs: number) => void;
   /** Told how many secret occurrences each answer (a page, a retried error) had scrubbed out. */
   onSecretsScrubbed?: (count: number) => void;
+  /** Told what a page's body said beside its data (see warningOf). */
+  onWarning?: (warning: string) => void;
   /** See recordsDerivation. */
   derivation: string | null;
   /** Whether the run's next page will likely be proven stored unchanged: its records are then serialised only if needed. */
@@ -64,6 +66,7 @@ function prepareFetched(options: PreparePagesOptions, at: PagePosition, page: nu
   const { query, paginator, log } = options;
   const { url, link, raw, bytes, contentHash, latencyMs, envelope } = fetched;
   options.onSecretsScrubbed?.(fetched.secretsScrubbed);
+  if (fetched.warning !== undefined) options.onWarning?.(fetched.warning);
   const expectedTotal = readTotal(envelope.data, query.paging.totalPath);
   const selected = selectRecords(envelope.data, query.records, query.subject, query.sourceName, expectedTotal);
   const advance = paginator.advance(at, { data: envelope.data, link, items: selected.items, keys: selected.keys, contentHash });

@@ -18,6 +18,7 @@ import { incrementalStart, type RunCheckpoint } from './runCheckpoint.js';
 import { CrashedTooOftenError, failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
 import { RunProgress } from './RunProgress.js';
 import { ScrubbedSecrets } from './ScrubbedSecrets.js';
+import { UpstreamWarnings } from './UpstreamWarnings.js';
 import { shortfallOf, type PagingEnd, type RunStopReason, type Shortfall } from './runShortfall.js';
 
 export interface SyncProgress {
@@ -78,6 +79,7 @@ interface RunContext {
   options: SyncQueryOptions;
   started: number;
   secrets: ScrubbedSecrets;
+  warnings: UpstreamWarnings;
 }
 
 /**
@@ -88,7 +90,7 @@ interface RunContext {
 export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
   const run = await outlasting(options, options.logger, () => options.store.claims.claim(identity));
   const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
-  const context: RunContext = { query, run, log, options, started: performance.now(), secrets: new ScrubbedSecrets() };
+  const context: RunContext = { query, run, log, options, started: performance.now(), secrets: new ScrubbedSecrets(), warnings: new UpstreamWarnings(log) };
   if (isEnded(run.status)) {
     log.info({ runKey: run.runKey, status: run.status }, 'run already ended; not running it again');
     // Its process may have died between its finish and its count: a job taken up again counts it.
@@ -162,6 +164,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
     derivation: recordsDerivation(query),
     expectsProven: () => options.store.pages.expectsProven(run.id),
     onSecretsScrubbed: (count) => context.secrets.add(count),
+    onWarning: (warning) => context.warnings.add(warning),
   });
   // Pages ahead download and are prepared while this one is stored, so the upstream, this
   // process and Postgres work at once.
@@ -257,6 +260,8 @@ async function sweepDeleted(context: RunContext, progress: RunProgress): Promise
 async function finish(context: RunContext, progress: RunProgress, outcome: RunOutcome, announce: boolean): Promise<void> {
   const { options, log, run } = context;
   const { noticeFor } = options;
+  // Before the finish, which reads the run back for its notice.
+  await outlasting(options, log, () => context.warnings.keep(options.store, run.id));
   await outlasting(options, log, () => options.store.finishes.finish(run.id, outcome, (finished) => (announce ? noticeFor?.(finished) : undefined), progress.state()));
 }
 

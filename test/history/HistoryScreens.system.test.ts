@@ -183,6 +183,14 @@ describe('the run history page, in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'run.png'), fullPage: true });
   });
 
+  it("shows what the upstream warned beside the data on the run's page, as text", async () => {
+    const warning = '<b>OK-Missing/Invalid API Key</b>, rate limit of 1/5sec applied';
+    const { rows } = await database.pool.query<{ id: string }>(`update sync_runs set warnings = array[$1] where job = 'dirty' returning id`, [warning]);
+    expect(rows.length).toBeGreaterThan(0);
+    const page = await open(`/runs/${rows[0]!.id}`);
+    expect(await page.locator('#run-warnings li').allInnerTexts()).toEqual([warning]);
+  });
+
   it('marks a partial run and its tick apart from failed ones, and shows why it did not get everything', async () => {
     const page = await open('/runs/jobs/capped');
     expect(await page.locator('#ticks tbody tr').first().getAttribute('class')).toBe('partial');

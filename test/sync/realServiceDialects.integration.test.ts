@@ -9,7 +9,8 @@ import { Chain, DEFAULT_CHAIN_SHAPE } from '../../src/simulator/explorer/Chain.j
 import { etherscanEnv, lastfmEnv } from '../../src/simulator/readyMessage.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { openRunStore } from '../../src/storage/runStore.js';
-import { syncQuery, type SyncProgress } from '../../src/sync/syncQuery.js';
+import { syncQuery, type SyncProgress, type SyncQueryOptions } from '../../src/sync/syncQuery.js';
+import { completionNotice } from '../../src/notices/completionNotice.js';
 import { capturingLogger, queryOf } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { runIdentityOf } from '../../src/sync/runIdentity.js';
@@ -38,12 +39,12 @@ async function exampleConfig(name: 'lastfm' | 'etherscan', simulator: Simulator)
 }
 
 /** One run of `query` to the end, with everything it logged and stored that could hold the key. */
-async function syncOnce(query: ResolvedQuery, onPage?: (progress: SyncProgress) => void) {
+async function syncOnce(query: ResolvedQuery, onPage?: (progress: SyncProgress) => void, noticeFor?: SyncQueryOptions['noticeFor']) {
   const client = new SourceClient(query.sourceName, query.source);
   const { logger, lines } = capturingLogger();
   try {
     const identity = runIdentityOf(query, `test/${randomUUID()}`);
-    const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger, onPage });
+    const summary = await syncQuery(query, identity, { store: openRunStore(database.db), client, gate: OPEN_GATE, logger, onPage, noticeFor });
     const stored = await database.pool.query<{ text: string }>(
       `select concat_ws(' ', r.query::text, r.error, r.checkpoint::text, string_agg(e.request_url || b.body::text, ' ')) as text
        from sync_runs r left join envelopes e on e.run_id = r.id left join page_bodies b using (content_hash) where r.id = $1 group by r.id`,
@@ -211,4 +212,18 @@ describe('examples/etherscan.yaml against the simulator speaking Etherscan API V
     // Asked once: the same request would get the same answer.
     expect(etherscan.stats().explorer.count - before).toBe(1);
   });
+
+  it('stores what a key-less request gets, throttled, and says so once: in the log, on the run and in its notice', async () => {
+    const config = await exampleConfig('etherscan', etherscan);
+    config.sources.etherscan!.auth = { type: 'none' };
+    const { summary, logged } = await syncOnce(transactionsOn(config, '10'), undefined, completionNotice);
+    const throttled = 'OK-Missing/Invalid API Key, rate limit of 1/5sec applied';
+    expect(summary).toMatchObject({ status: 'succeeded' });
+    expect(summary.pages).toBeGreaterThan(2);
+    expect(logged.split('\n').filter((line) => line.includes('sent the data with a warning'))).toHaveLength(1);
+    const run = await database.pool.query<{ warnings: string[]; body: string }>(`select r.warnings, n.body::text as body from sync_runs r join notices n on n.run_id = r.id where r.id = $1`, [summary.runId]);
+    expect(run.rows[0]!.warnings).toEqual([throttled]);
+    expect((JSON.parse(run.rows[0]!.body) as { data: { warnings: string[] } }).data.warnings).toEqual([throttled]);
+  });
 });
+

@@ -24,6 +24,7 @@ export function runScreen(view: RunScreenData): string {
     refresh: !finished,
     body: html`<h1>${run.job} · query ${run.query_index}${run.fan_value !== null ? html` · ${run.fan_value}` : ''} ${badge(run.status)}</h1>
 ${run.error ? html`<div class="${run.status === 'partial' ? 'error partial' : 'error'}" id="run-error">${run.status === 'partial' ? 'Partial, did not get everything: ' : ''}<strong>${run.error_kind ?? 'error'}</strong>: ${run.error}</div>` : ''}
+${run.warnings.length > 0 ? html`<div class="warning" id="run-warnings">The upstream warned, and sent the data: <ul>${run.warnings.map((warning) => html`<li>${warning}</li>`)}</ul></div>` : ''}
 <section><dl>
 <dt>run</dt><dd><code>${run.id}</code> <span class="muted">${run.run_key}</span></dd>
 <dt>source</dt><dd>${run.source}</dd>

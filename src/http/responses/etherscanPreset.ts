@@ -17,6 +17,8 @@ export const etherscanPreset: ResponsePreset = {
   temporaryCodes: [],
   authCodes: [],
   jsonRpc: true,
+  // A missing or bad key on some endpoints: status "1", the data, and "OK-Missing/Invalid API Key, rate limit of 1/5sec applied".
+  warningMessages: ['invalid api key', 'rate limit'],
   // Both are `rejected`, so never retried: asked again the same way, they answer the same.
   hints: [
     { message: 'deprecated V1 endpoint', hint: 'Etherscan retired its V1 API on 15 August 2025: set the source\'s path to /v2/api on https://api.etherscan.io and send chainid (1 for Ethereum) in the params' },

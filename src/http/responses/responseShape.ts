@@ -17,6 +17,8 @@ export interface ResponseShape {
   rateLimitedCodes: readonly string[];
   temporaryCodes: readonly string[];
   authCodes: readonly string[];
+  /** Fragments of a success body's message (compared without case) that say the data came with a warning (see warningOf). */
+  warningMessages?: readonly string[];
   /** Errors whose fix is known, by a fragment of their text (compared without case): the fix goes into the error. */
   hints?: readonly ErrorHint[];
   /**

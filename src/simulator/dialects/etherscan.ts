@@ -38,6 +38,7 @@ export const etherscanExplorerWire: ExplorerWire = {
     if ((path === V2_PATH || path === `${V2_PATH}/`) && !request.url.searchParams.get('chainid')) return notOk(ETHERSCAN_CHAINID_MISSING);
     return undefined;
   },
+  answersWithoutKey: true,
   apiKeyOf: (request) => request.url.searchParams.get('apikey') || undefined,
   actionParams: etherscanParams,
   // Etherscan bounds a page only by its result window (page x offset <= 10,000).
@@ -63,14 +64,18 @@ function etherscanParams(params: URLSearchParams): URLSearchParams {
   return renamed;
 }
 
-function etherscanReply(answer: ExplorerAnswer, module: string): Reply {
+/** What Etherscan says beside the data it sends a request without a key. */
+const THROTTLED = 'OK-Missing/Invalid API Key, rate limit of 1/5sec applied';
+
+function etherscanReply(answer: ExplorerAnswer, module: string, throttled: boolean): Reply {
   const viaProxy = module === PROXY_MODULE;
+  const ok = JSON.stringify(throttled ? THROTTLED : 'OK');
   switch (answer.kind) {
     case 'listing':
       if (answer.slice.count === 0) return statusZero(answer.items === 'transactions' ? 'No transactions found' : 'No records found', '[]');
-      return { status: 200, body: `{"status":"1","message":"OK","result":[${answer.itemsJson}]}` };
+      return { status: 200, body: `{"status":"1","message":${ok},"result":[${answer.itemsJson}]}` };
     case 'result':
-      return viaProxy ? rpcResult(answer.resultJson) : { status: 200, body: `{"status":"1","message":"OK","result":${answer.resultJson}}` };
+      return viaProxy ? rpcResult(answer.resultJson) : { status: 200, body: `{"status":"1","message":${ok},"result":${answer.resultJson}}` };
     case 'headBlock':
       return rpcResult(JSON.stringify(`0x${answer.number.toString(16)}`));
     case 'noRoute':

@@ -50,16 +50,17 @@ export function explorerHandler(deps: ExplorerDeps): RequestHandler {
     if (refused) return refused;
     const params = deps.wire.actionParams(request.url.searchParams);
     const module = (params.get('module') ?? '').toLowerCase();
-    return deps.wire.reply(explorerAnswer(deps, request, params, module), module);
+    const throttled = deps.wire.answersWithoutKey === true && deps.wire.apiKeyOf(request) === undefined;
+    return deps.wire.reply(explorerAnswer(deps, request, params, module, throttled), module, throttled);
   };
 }
 
-function explorerAnswer({ chain, head, apiKeys, wire, now }: ExplorerDeps, request: SimRequest, params: URLSearchParams, module: string): ExplorerAnswer {
+function explorerAnswer({ chain, head, apiKeys, wire, now }: ExplorerDeps, request: SimRequest, params: URLSearchParams, module: string, throttled: boolean): ExplorerAnswer {
   const path = request.url.pathname;
   if (path !== wire.path && path !== `${wire.path}/`) return { kind: 'noRoute', path };
   if (request.method !== 'GET') return { kind: 'methodNotAllowed' };
   // The explorer knows no suspension: a suspended key is just not a valid one.
-  if (apiKeys.standingOf(wire.apiKeyOf(request)) !== 'valid') return { kind: 'invalidKey' };
+  if (!throttled && apiKeys.standingOf(wire.apiKeyOf(request)) !== 'valid') return { kind: 'invalidKey' };
   const name = `${module}.${(params.get('action') ?? '').toLowerCase()}`;
   const action = ACTIONS[name];
   if (action === undefined) return { kind: 'unknownAction', name };

@@ -44,7 +44,12 @@ export interface ExplorerWire {
   actionParams(params: URLSearchParams): URLSearchParams;
   /** Largest page size accepted; null: only the result window bounds it. */
   maxPageSize: number | null;
-  /** `module` is the request's module, lower-cased ('' when absent): Etherscan's proxy module answers JSON-RPC. */
-  reply(answer: ExplorerAnswer, module: string): Reply;
+  /** Etherscan answers a request without a key, throttled, where others refuse it. */
+  answersWithoutKey?: boolean;
+  /**
+   * `module` is the request's module, lower-cased ('' when absent): Etherscan's proxy module answers JSON-RPC.
+   * `throttled`: the request had no key, and the dialect answers it anyway (answersWithoutKey).
+   */
+  reply(answer: ExplorerAnswer, module: string, throttled: boolean): Reply;
   faultReplies: FaultReplies;
 }

@@ -54,6 +54,8 @@ export interface RunState {
   anomalies: RecordAnomalies;
   /** Records a complete full_refresh run marked deleted (returned before, not any more). */
   recordsDeleted: number;
+  /** What the upstream said beside the data it sent (see RunWarnings), each once. */
+  warnings: string[];
   cursorValue: string | null;
   startedAt: Date;
   finishedAt: Date | null;
@@ -106,6 +108,7 @@ export interface RunRow {
   nul_chars_removed: number;
   records_filtered: number;
   records_deleted: number;
+  warnings: string[];
   cursor_value: string | null;
   started_at: Date;
   finished_at: Date | null;
@@ -116,7 +119,7 @@ export interface RunRow {
 
 /** The columns of a RunRow, for statements that return whole runs. */
 export const RUN_COLUMNS =
-  'id, run_key, job, source, query_index, query_key, query, tick_id, fan_value, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, records_filtered, records_deleted, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
+  'id, run_key, job, source, query_index, query_key, query, tick_id, fan_value, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, records_filtered, records_deleted, warnings, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version';
 
 export function runStateOf(row: RunRow): RunState {
   return {
@@ -137,6 +140,7 @@ export function runStateOf(row: RunRow): RunState {
     counts: { new: row.records_new, updated: row.records_updated, unchanged: row.records_unchanged },
     anomalies: { skipped: row.records_skipped, collapsed: row.records_collapsed, nulsRemoved: row.nul_chars_removed, filtered: row.records_filtered },
     recordsDeleted: row.records_deleted,
+    warnings: row.warnings,
     cursorValue: row.cursor_value,
     startedAt: row.started_at,
     finishedAt: row.finished_at,

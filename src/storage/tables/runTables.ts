@@ -86,6 +86,8 @@ export const syncRuns = pgTable(
     recordsFiltered: integer('records_filtered').notNull().default(0),
     /** Records a complete full_refresh run marked deleted: returned before, not any more. */
     recordsDeleted: integer('records_deleted').notNull().default(0),
+    /** What the upstream said beside data it sent (Etherscan's throttled key), each once: the run still gets everything. */
+    warnings: text('warnings').array().notNull().default(sql`'{}'::text[]`),
     /** Paging position after the last stored page; a retried run resumes from it. */
     checkpoint: jsonb('checkpoint'),
     /** Highest incremental field value stored by this run. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { responseErrorsSchema, responseSchema } from '../../../src/config/sources/responseSchema.js';
-import { envelopeError, readResponse } from '../../../src/http/envelope.js';
+import { envelopeError, readResponse, warningOf } from '../../../src/http/envelope.js';
 import { responseShapeOf } from '../../../src/http/responses/responsePresets.js';
 
 const errors = responseErrorsSchema.parse({});
@@ -27,5 +27,19 @@ describe("the etherscan preset's refusals", () => {
     const error = refusal('You are using a deprecated V1 endpoint, switch to Etherscan API V2.');
     expect(error.kind).toBe('rejected');
     expect(error.message).toMatch(/set the source's path to \/v2\/api/);
+  });
+});
+
+describe("the etherscan preset's warnings", () => {
+  const read = (message: string) => readResponse(JSON.stringify({ status: '1', message, result: [{ hash: '0x1' }] }), etherscan, 'etherscan', 200);
+
+  it('reads a throttled key\'s answer as data with a warning', () => {
+    const answer = read('OK-Missing/Invalid API Key, rate limit of 1/5sec applied');
+    expect(answer).toMatchObject({ ok: true, envelope: { data: [{ hash: '0x1' }] } });
+    expect(warningOf(answer, etherscan)).toBe('OK-Missing/Invalid API Key, rate limit of 1/5sec applied');
+  });
+
+  it('reads a plain OK as data without a warning', () => {
+    expect(warningOf(read('OK'), etherscan)).toBeUndefined();
   });
 });

@@ -106,12 +106,12 @@ describe('etherscan dialect: the proxy module speaks JSON-RPC', () => {
 });
 
 describe('etherscan dialect: the key', () => {
-  it('refuses a Bearer header alone: HTTP 200, NOTOK, Invalid API Key', async () => {
-    const { status, body } = await getBody(explorerUrl(simulator, { module: 'account', action: 'txlist', address: simulator.hotAddress }), {
+  it('takes no key from a Bearer header: answers as it does a request without a key, throttled', async () => {
+    const { status, body } = await getBody(explorerUrl(simulator, { module: 'account', action: 'txlist', address: simulator.hotAddress, offset: 1 }), {
       authorization: `Bearer ${simulator.apiKey}`,
     });
     expect(status).toBe(200);
-    expect(body).toEqual({ status: '0', message: 'NOTOK', result: 'Invalid API Key' });
+    expect(body).toMatchObject({ status: '1', message: 'OK-Missing/Invalid API Key, rate limit of 1/5sec applied' });
   });
 
   it('refuses an unknown apikey the same way', async () => {
@@ -152,6 +152,13 @@ describe('etherscan dialect: API V2', () => {
     const { status, body } = await getBody(`${simulator.explorerBaseUrl}/v2/api?module=account&action=txlist&address=${simulator.hotAddress}&apikey=${simulator.apiKey}`);
     expect(status).toBe(200);
     expect(body).toEqual({ status: '0', message: 'NOTOK', result: 'Missing chainid parameter (required for v2 api)' });
+  });
+
+  it('answers a request without a key with the data, throttled, saying so in its message', async () => {
+    const { status, body } = await getBody<Etherscan<Tx[]>>(`${simulator.explorerBaseUrl}/v2/api?chainid=1&module=account&action=txlist&address=${simulator.hotAddress}&offset=2`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: '1', message: 'OK-Missing/Invalid API Key, rate limit of 1/5sec applied' });
+    expect(body.result).toHaveLength(2);
   });
 
   it('serves any chain id with one key', async () => {

@@ -8,7 +8,7 @@ export interface FindRunningReplaysParams {
 
 /** The unfinished runs of a replay tick of this selection still running, to resume after a crash. */
 export const findRunningReplays = new NamedStatement<FindRunningReplaysParams>(
-  'feedsync_find_running_replays_v2',
+  'feedsync_find_running_replays_v3',
   `select ${RUN_COLUMNS.split(', ').map((column) => `r.${column}`).join(', ')}
     from job_ticks t join sync_runs r on r.tick_id = t.id
     where t.tick_key like :tickKeyPrefix::text || '%' and t.status = 'running' and r.status not in ('succeeded', 'partial', 'failed')

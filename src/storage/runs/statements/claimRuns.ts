@@ -31,7 +31,7 @@ export type ClaimedRunRow = RunRow & { now: Date; change_horizon: string };
  * need not read one (see ChangeHorizons).
  */
 export const claimRuns = new NamedStatement<ClaimRunsParams>(
-  'feedsync_claims_v9',
+  'feedsync_claims_v10',
   `with ${CHANGE_HORIZON}
     insert into sync_runs as s (id, run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value)
     select coalesce(id, gen_random_uuid()), run_key, job, source, query_index, query_key, query, scheduled_for, tick_id, fan_value

@@ -19,7 +19,7 @@ export type IdleRunRow = RunRow & { scheduled_for: Date | null };
  * update time serves it.
  */
 export const findIdleRuns = new NamedStatement<FindIdleRunsParams>(
-  'feedsync_find_idle_runs_v3',
+  'feedsync_find_idle_runs_v4',
   `select ${RUN_COLUMNS}, scheduled_for from sync_runs
     where status in ('queued', 'running', 'interrupted', 'retrying')
       and updated_at < now() - make_interval(secs => :idleForMs::double precision / 1000)

@@ -1,4 +1,4 @@
--- feedsync_claims_v9: claimRuns in src/storage/runs/statements/claimRuns.ts
+-- feedsync_claims_v10: claimRuns in src/storage/runs/statements/claimRuns.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :ids
@@ -36,4 +36,4 @@ with drawn as materialized (
         started_at = case when s.status = 'queued' then now() else s.started_at end,
         crashes = s.crashes + (s.status = 'running')::int, status = 'running', finished_at = null, error = null, error_kind = null, updated_at = now()
       where s.status not in ('succeeded', 'partial', 'failed')
-    returning id, run_key, job, source, query_index, query_key, query, tick_id, fan_value, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, records_filtered, records_deleted, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version, now() as now, (select horizon from change_horizon) as change_horizon
+    returning id, run_key, job, source, query_index, query_key, query, tick_id, fan_value, attempt, crashes, status, checkpoint, pages, records_new, records_updated, records_unchanged, records_skipped, records_collapsed, nul_chars_removed, records_filtered, records_deleted, warnings, cursor_value, started_at, finished_at, error_kind, error, xmin::text as version, now() as now, (select horizon from change_horizon) as change_horizon

@@ -1,0 +1,1 @@
+ALTER TABLE "sync_runs" ADD COLUMN "warnings" text[] DEFAULT '{}'::text[] NOT NULL;
