@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../../src/redis/RedisTarget.js';
+import { rateLimitKey } from '../../src/http/RedisRateLimiter.js';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parseConfig } from '../../src/config/loading/loadConfig.js';
 import { findJob } from '../../src/config/jobs/resolveQuery.js';
@@ -65,7 +66,7 @@ async function rateLimitedConfig(limited: 'music' | 'explorer' = 'music', rateLi
   const prefix = `test-${randomBytes(4).toString('hex')}`;
   const sources = { ...tree.sources, [limited]: { ...tree.sources[limited]!, rateLimit } };
   const file = await writeConfig({ ...tree, sources, worker: { ...tree.worker, prefix } });
-  return { file, key: `${prefix}:ratelimit:${limited}` };
+  return { file, key: rateLimitKey(prefix, limited, rateLimit) };
 }
 
 async function runArtists(file: string, redisUrl: string) {
