@@ -225,5 +225,18 @@ describe('examples/etherscan.yaml against the simulator speaking Etherscan API V
     expect(run.rows[0]!.warnings).toEqual([throttled]);
     expect((JSON.parse(run.rows[0]!.body) as { data: { warnings: string[] } }).data.warnings).toEqual([throttled]);
   });
+
+  it('stores every token transfer of a chain once, keyed so that the two transfers of one tx stay two', async () => {
+    const config = await exampleConfig('etherscan', etherscan);
+    const query = resolveQuery(config, findJob(config, 'token-transfers'), 0, '42161');
+    const { summary } = await syncOnce(query);
+    const listed = (await (
+      await fetch(`${etherscan.explorerBaseUrl}/v2/api?chainid=42161&module=account&action=tokentx&address=${query.q}&startblock=118000&offset=10000&sort=asc&apikey=${KEY}`)
+    ).json()) as { result: { hash: string }[] };
+    expect(new Set(listed.result.map((transfer) => transfer.hash)).size).toBeLessThan(listed.result.length);
+    expect(summary).toMatchObject({ status: 'succeeded', counts: { new: listed.result.length } });
+    const { rows } = await database.pool.query<{ n: string }>(`select count(*) as n from records where kind = 'token_transfer' and key like '42161|%'`);
+    expect(Number(rows[0]!.n)).toBe(listed.result.length);
+  });
 });
 

@@ -2,6 +2,7 @@ import type { ApiKeys } from '../server/ApiKeys.js';
 import type { Chain, TxOrder } from './Chain.js';
 import type { ChainHead } from './ChainHead.js';
 import { contractAbiJson, contractSource } from './contracts.js';
+import { TokenTransfers } from './tokenTransfers.js';
 import type { ExplorerAnswer, ExplorerFailure, ExplorerListing, ExplorerWire } from './explorerWire.js';
 import { parsePageRequest, slicePage, type PageRequest } from '../server/paging.js';
 import { choiceParam, integerParam, requiredParam, type InvalidParam, type ParamResult } from '../server/queryParams.js';
@@ -37,6 +38,7 @@ const ACTIONS: Readonly<Record<string, Action>> = {
   'block.getblock': getBlock,
   'block.getblocks': getBlocks,
   'account.txlist': txList,
+  'account.tokentx': tokenTx,
   'proxy.gettx': getTx,
   'proxy.eth_blocknumber': ({ head }) => ({ kind: 'headBlock', number: head }),
   'contract.getabi': getAbi,
@@ -117,19 +119,37 @@ function getBlocks({ params, chain, head, maxPageSize }: ActionContext): Explore
   });
 }
 
-function txList({ params, chain, head, maxPageSize }: ActionContext): ExplorerAnswer {
+/** An address's txs in a block range, as Etherscan pages them. */
+function txList(context: ActionContext): ExplorerAnswer {
+  return addressListing(context, (k, { first, last, order }) => ({
+    count: context.chain.addressTxCount(k, first, last),
+    json: (offset, count) => context.chain.addressTxsJson(k, first, last, order, offset, count),
+  }));
+}
+
+/** An address's token transfers in a block range (see TokenTransfers), paged as its txs are. */
+function tokenTx(context: ActionContext): ExplorerAnswer {
+  return addressListing(context, (k, { first, last, order }) => {
+    const transfers = new TokenTransfers(context.chain, k, first, last);
+    return { count: transfers.count, json: (offset, count) => transfers.json(order, offset, count, context.head) };
+  });
+}
+
+/** A paged listing of address `q`'s items in a block range; `listed` says how many there are and writes a page of them. */
+function addressListing(
+  { params, chain, head, maxPageSize }: ActionContext,
+  listed: (k: number, range: PagedRange) => { count: number; json: (offset: number, count: number) => string },
+): ExplorerAnswer {
   const address = addressParam(params);
   if (!address.ok) return invalidParams(address.error);
   const range = parsePagedRange(params, head, maxPageSize);
   if (!range.ok) return invalidParams(range.error);
-  const { page, first, last, order } = range.value;
-  if (page.page * page.limit > RESULT_WINDOW) return { kind: 'windowTooLarge', window: RESULT_WINDOW };
+  if (range.value.page.page * range.value.page.limit > RESULT_WINDOW) return { kind: 'windowTooLarge', window: RESULT_WINDOW };
   const k = chain.addressIndex(address.value);
   // A well-formed address that never transacts has an empty history, not an error.
   if (k === undefined) return pagedListing('transactions', range.value, 0, () => '');
-  return pagedListing('transactions', range.value, chain.addressTxCount(k, first, last), (offset, count) =>
-    chain.addressTxsJson(k, first, last, order, offset, count),
-  );
+  const { count, json } = listed(k, range.value);
+  return pagedListing('transactions', range.value, count, json);
 }
 
 function getTx({ params, chain, head }: ActionContext): ExplorerAnswer {

@@ -121,6 +121,36 @@ describe('etherscan dialect: the key', () => {
   });
 });
 
+describe('etherscan dialect: token transfers', () => {
+  const tokentx = (params: Record<string, string | number>) =>
+    call<Etherscan<Record<string, unknown>[]>>({ module: 'account', action: 'tokentx', address: simulator.hotAddress, startblock: 100, endblock: 119, ...params });
+
+  it('answers tokentx with Etherscan\'s fields, every value as text, and no logIndex', async () => {
+    const { body } = await tokentx({ offset: 5 });
+    expect(body).toMatchObject({ status: '1', message: 'OK' });
+    expect(body.result).toHaveLength(5);
+    const transfer = body.result[0]!;
+    expect(Object.keys(transfer)).toEqual(['blockNumber', 'timeStamp', 'hash', 'nonce', 'blockHash', 'from', 'contractAddress', 'to', 'value', 'tokenName', 'tokenSymbol', 'tokenDecimal', 'transactionIndex', 'gas', 'gasPrice', 'gasUsed', 'cumulativeGasUsed', 'input', 'confirmations']);
+    expect(Object.values(transfer).every((value) => typeof value === 'string')).toBe(true);
+  });
+
+  it('lists a tx that makes two transfers twice, told apart only by recipient and amount', async () => {
+    const { body } = await tokentx({ offset: 1000 });
+    const byTx = new Map<string, Record<string, unknown>[]>();
+    for (const transfer of body.result) byTx.set(transfer.hash as string, [...(byTx.get(transfer.hash as string) ?? []), transfer]);
+    const twice = [...byTx.values()].filter((transfers) => transfers.length === 2);
+    expect(twice.length).toBeGreaterThan(0);
+    const [first, second] = twice[0]!;
+    expect({ ...first, to: '', value: '' }).toEqual({ ...second, to: '', value: '' });
+    expect(first!.to === second!.to && first!.value === second!.value).toBe(false);
+  });
+
+  it('pages tokentx as txlist: page and offset over one ordered list', async () => {
+    const [whole, second] = await Promise.all([tokentx({ offset: 1000 }), tokentx({ offset: 4, page: 2 })]);
+    expect(second.body.result).toEqual(whole.body.result.slice(4, 8));
+  });
+});
+
 describe('etherscan dialect: empty results', () => {
   it('answers a txlist of an address that never transacts with "No transactions found"', async () => {
     const { status, body } = await call({ module: 'account', action: 'txlist', address: `0x${'ab'.repeat(20)}` });
