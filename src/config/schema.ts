@@ -81,11 +81,16 @@ export const pagingSchema = z.strictObject({
    */
   guessNextPage: z.boolean().default(true),
   window: windowSchema.optional(),
-  /** Where the result total sits in `data` (for progress): a dot path, or a list tried in order. */
+  /**
+   * Where the result total sits in `data`: a dot path, or a list tried in order. Read for progress
+   * and the shortfall check, from `total`, `results.total` or `@attr.total` when unset; set, it also
+   * gives the page count where the upstream states none (see StopRules). Only a path one names is
+   * trusted for that: an unset one may find a `total` that counts something else.
+   */
   totalPath: z
     .union([dotPath, z.array(dotPath).min(1)], { error: 'must be a dot path or a list of dot paths' })
     .transform((paths) => (typeof paths === 'string' ? [paths] : paths))
-    .default(['total', 'results.total', '@attr.total']),
+    .optional(),
   /** Stop once as many records were read as the total at `totalPath` says (not with a result window, whose totals change as it slides). */
   stopAtTotal: z.boolean().default(false),
   /** Where the number of pages sits in `data` (Last.fm's `recenttracks.@attr.totalPages`): paging stops after that many. */

@@ -31,11 +31,12 @@ export class StopRules {
 
   /**
    * The page count a stated total gives at this page size, when the upstream states no page count
-   * (Last.fm's searches: `opensearch:totalResults` only); infinite where it cannot tell: no total,
-   * a page size the upstream picks, or a sliding window, whose totals change as it slides.
+   * (Last.fm's searches: `opensearch:totalResults` only); infinite where it cannot tell: no total
+   * at a `totalPath` the query names, a page size the upstream picks, or a sliding window, whose
+   * totals change as it slides.
    */
   private pagesOfTotal(data: unknown): number {
-    if (this.config.totalPagesPath !== undefined || !this.shortPageEnds || this.config.window) return Number.POSITIVE_INFINITY;
+    if (this.config.totalPath === undefined || this.config.totalPagesPath !== undefined || !this.shortPageEnds || this.config.window) return Number.POSITIVE_INFINITY;
     const total = readTotal(data, this.config.totalPath);
     return total === undefined ? Number.POSITIVE_INFINITY : Math.ceil(total / this.config.limit);
   }

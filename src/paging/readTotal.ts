@@ -1,11 +1,14 @@
 import { getPath } from '../config/records/dotPath.js';
 import { numberOf } from '../config/records/exactJson.js';
 
+/** Where a total is looked for when a query names no `totalPath`. */
+export const DEFAULT_TOTAL_PATHS: readonly string[] = ['total', 'results.total', '@attr.total'];
+
 /**
- * The result total the upstream gives in `data`, from the first of `paths` that holds a
- * number, or digits as text; undefined when none does.
+ * The result total the upstream gives in `data`, from the first of `paths` (the configured
+ * `totalPath`, or DEFAULT_TOTAL_PATHS) that holds a number, or digits as text; undefined when none does.
  */
-export function readTotal(data: unknown, paths: readonly string[]): number | undefined {
+export function readTotal(data: unknown, paths: readonly string[] = DEFAULT_TOTAL_PATHS): number | undefined {
   for (const path of paths) {
     const total = numberOrDigits(getPath(data, path));
     if (total !== undefined) return total;

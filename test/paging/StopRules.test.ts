@@ -121,6 +121,10 @@ describe('StopRules with a total and no page count', () => {
     expect(new StopRules(pagingConfig({ totalPath: 'total', window })).count(at(0), pageOf([1, 2, 3], 'a', data)).stop).toBeUndefined();
   });
 
+  it('takes no page count from a total it found at the default paths, which may count something else', () => {
+    expect(new StopRules(pagingConfig()).count(at(0), pageOf([1, 2, 3], 'a', { total: 3 })).stop).toBeUndefined();
+  });
+
   it('leaves the page count to totalPagesPath where the upstream gives one', () => {
     const rules = new StopRules(pagingConfig({ totalPath: 'total', totalPagesPath: 'totalPages' }));
     expect(rules.count(at(0), pageOf([1, 2, 3], 'a', { total: 3, totalPages: 2 })).stop).toBeUndefined();

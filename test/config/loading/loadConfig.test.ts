@@ -141,9 +141,9 @@ describe('parseConfig', () => {
     );
   });
 
-  it('defaults paging.totalPath to total, results.total and @attr.total', () => {
+  it('leaves paging.totalPath unset unless given: its totals are then read from the default paths, and give no page count', () => {
     const config = parseConfig(validTree(), 'test.yaml', { MUSIC_API_KEY: 'k' });
-    expect(config.sources.music?.paging.totalPath).toEqual(['total', 'results.total', '@attr.total']);
+    expect(config.sources.music?.paging.totalPath).toBeUndefined();
   });
 
   it('reads paging.totalPath given as one dot path as a list of that path', () => {
