@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { feedsyncProgram } from '../../src/cli/program.js';
@@ -46,3 +47,11 @@ describe('help of every command', () => {
     expect(out).toMatch(new RegExp(`^Usage: feedsync${path.map((word) => ` ${word}`).join('')}\\b`));
   });
 });
+
+describe('feedsync --version', () => {
+  it("prints package.json's version and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await parsed([flag])).toEqual({ exitCode: 0, out: `${version}\n` });
+  });
+});
+
