@@ -12,17 +12,25 @@ export interface ScheduleStanding {
 /** How long a firing may take to open its tick before it counts as missed. */
 const OPENING_GRACE_MS = 60_000;
 
+/** A schedule as the scheduler (node-cron) reads it: a day of the month and a day of the week both restricted must both match. */
+function cronOf(schedule: NonNullable<JobSchedule['schedule']>): Cron {
+  return new Cron(schedule.cron, { timezone: schedule.timezone, paused: true, domAndDow: true });
+}
+
+/** The latest firing of a schedule that should have opened its tick by now, a minute's grace given. */
+export function dueFiring(schedule: NonNullable<JobSchedule['schedule']>, now: Date): Date | undefined {
+  return cronOf(schedule).previousRuns(1, new Date(now.getTime() - OPENING_GRACE_MS))[0];
+}
+
 /**
- * The job's next firing, and the firing it missed: the latest one due (a minute's grace given)
- * that is later than its latest scheduled tick. A job with no scheduled tick yet has missed
- * nothing that the history can tell.
+ * The job's next firing, and the firing it missed: the latest one due (see dueFiring) that is
+ * later than its latest scheduled tick. A job with no scheduled tick yet has missed nothing that
+ * the history can tell.
  */
 export function scheduleStanding(job: JobSchedule, lastScheduledFor: Date | undefined, now: Date): ScheduleStanding {
   if (!job.schedule) return { nextAt: undefined, missedAt: undefined };
-  // As the scheduler (node-cron) reads it: a day of the month and a day of the week both restricted must both match.
-  const cron = new Cron(job.schedule.cron, { timezone: job.schedule.timezone, paused: true, domAndDow: true });
-  const nextAt = cron.nextRun(now) ?? undefined;
-  const [due] = cron.previousRuns(1, new Date(now.getTime() - OPENING_GRACE_MS));
+  const nextAt = cronOf(job.schedule).nextRun(now) ?? undefined;
+  const due = dueFiring(job.schedule, now);
   const missedAt = lastScheduledFor !== undefined && due !== undefined && due.getTime() > lastScheduledFor.getTime() ? due : undefined;
   return { nextAt, missedAt };
 }

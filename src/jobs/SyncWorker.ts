@@ -194,6 +194,7 @@ export class SyncWorker {
         },
         onRetry: (error) => metrics?.retried(query.sourceName, error.kind),
         onRateLimitWait: (waitedMs) => metrics?.waitedForRateLimit(query.sourceName, waitedMs),
+        onDatabaseWait: (waitMs) => metrics?.waitedForDatabase(waitMs),
       },
     ));
     const result: SyncJobResult = { runId: summary.runId, status: summary.status, pages: summary.pages, records: summary.counts };

@@ -1,17 +1,15 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { registerScrapeGauges, type ScrapeSources } from './scrapeGauges.js';
+
+export type { IdleRunFigures, JobTickFigures, ScrapeSources } from './scrapeGauges.js';
 
 /** What a stored page did to the records table, by outcome. */
 export type PageOutcomes = Readonly<Record<'new' | 'updated' | 'unchanged', number>>;
 
-/** Reads live figures (queue depths, notice states) when Prometheus scrapes. */
-export interface ScrapeSources {
-  queueCounts(): Promise<Record<string, Record<string, number>>>;
-  noticeCounts(): Promise<Record<string, number>>;
-}
-
 /**
  * feedsync's Prometheus metrics, in a registry of its own. Counters are fed as work happens;
- * queue depths and notice states are read at scrape time.
+ * queue depths, workers, notice states, ticks and unfinished runs are read at scrape time (see
+ * registerScrapeGauges).
  */
 export class FeedsyncMetrics {
   readonly registry = new Registry();
@@ -49,32 +47,29 @@ export class FeedsyncMetrics {
     labelNames: ['result'],
     registers: [this.registry],
   });
+  private readonly ticks = new Counter({
+    name: 'feedsync_ticks_total',
+    help: 'Job ticks ended in this process, by job and status: succeeded, partial, failed',
+    labelNames: ['job', 'status'],
+    registers: [this.registry],
+  });
+  private readonly databaseWait = new Counter({
+    name: 'feedsync_database_outage_wait_seconds_total',
+    help: 'Time runs spent waiting out a Postgres outage (down, restarting, out of reach) before going on',
+    registers: [this.registry],
+  });
 
-  constructor(sources?: ScrapeSources) {
+  /** `rateLimits`: each rate-limited source's sustained limit, in requests per second. */
+  constructor(sources?: ScrapeSources, rateLimits: Readonly<Record<string, number>> = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'feedsync_' });
-    if (!sources) return;
-    new Gauge({
-      name: 'feedsync_queue_jobs',
-      help: 'Jobs in each BullMQ queue, by state',
-      labelNames: ['queue', 'state'],
+    const limits = new Gauge({
+      name: 'feedsync_rate_limit_requests_per_second',
+      help: "The source's rate limit as a sustained rate: its tightest window's max over its duration, across every worker",
+      labelNames: ['source'],
       registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const [queue, counts] of Object.entries(await sources.queueCounts())) {
-          for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
-        }
-      },
     });
-    new Gauge({
-      name: 'feedsync_notices',
-      help: 'Completion notices in the outbox, by delivery state',
-      labelNames: ['state'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const [state, count] of Object.entries(await sources.noticeCounts())) this.set({ state }, count);
-      },
-    });
+    for (const [source, perSecond] of Object.entries(rateLimits)) limits.set({ source }, perSecond);
+    if (sources) registerScrapeGauges(this.registry, sources);
   }
 
   runEnded(job: string, status: string): void {
@@ -103,5 +98,13 @@ export class FeedsyncMetrics {
 
   noticeAttempted(result: 'delivered' | 'failed' | 'exhausted'): void {
     this.deliveries.inc({ result });
+  }
+
+  tickEnded(job: string, status: string): void {
+    this.ticks.inc({ job, status });
+  }
+
+  waitedForDatabase(waitedMs: number): void {
+    this.databaseWait.inc(waitedMs / 1000);
   }
 }

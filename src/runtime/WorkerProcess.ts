@@ -9,7 +9,7 @@ import { OpsServer } from './OpsServer.js';
 import { openRuntime, type Runtime } from './openRuntime.js';
 import { Scheduler } from '../scheduling/Scheduler.js';
 import { CONNECTIONS_BESIDE_RUNS } from '../storage/database/database.js';
-import { noticeCounts } from '../storage/notices/noticeQueries.js';
+import { scrapeSources, sustainedRateLimits } from './scrapeSources.js';
 import { SourceRegistry } from '../sync/SourceRegistry.js';
 import { NotifyWorker } from '../notices/NotifyWorker.js';
 import { openQueues, type Queues } from '../jobs/queues.js';
@@ -30,8 +30,6 @@ export interface WorkerProcessOptions {
   /** Dashboard basic-auth credentials; the dashboard is served only when `worker.dashboard` is on. */
   dashboardAuth?: BasicCredentials;
 }
-
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
 
 /**
  * Everything one feedsync process runs, wired to one Redis and one Postgres: the sync and notify
@@ -64,18 +62,18 @@ export class WorkerProcess {
       return connection;
     };
     const queues = openQueues(shared, config.worker);
-    // The metrics read notice states from storage, which the runtime opens after them.
+    // The metrics read notices, ticks and runs from storage, which the runtime opens after them.
     const opened: { runtime?: Runtime } = {};
-    const metrics = new FeedsyncMetrics({
-      queueCounts: async () => ({ sync: await queues.sync.getJobCounts(...QUEUE_STATES), notify: await queues.notify.getJobCounts(...QUEUE_STATES) }),
-      noticeCounts: () => (opened.runtime ? noticeCounts(opened.runtime.storage.db) : Promise.resolve({})),
-    });
+    const metrics = new FeedsyncMetrics(scrapeSources(config, queues, () => opened.runtime), sustainedRateLimits(config));
     const sources = new SourceRegistry(config, {
       makeGate: sharedRateLimits(shared, config.worker.prefix),
       onRequestEnded: (source, status, latencyMs) => metrics.requestEnded(source, status, latencyMs),
     });
     const runtime = await openRuntime(config, { databaseUrl: options.databaseUrl, redis: options.redis, logger: options.logger, sources, metrics, poolSize: config.worker.concurrency + CONNECTIONS_BESIDE_RUNS });
     opened.runtime = runtime;
+    runtime.store.tickEnds.add((ticks) => {
+      for (const tick of ticks) metrics.tickEnded(tick.job, tick.status);
+    });
     const notifyWorker = options.roles.worker && runtime.outbox ? new NotifyWorker(runtime.outbox, connect(), queues, runtime.logger) : undefined;
     const syncWorker = options.roles.worker
       ? new SyncWorker(runtime, { connection: connect(), queues, handToRunningDrain: notifyWorker ? () => notifyWorker.handToRunningDrain() : undefined })

@@ -49,6 +49,8 @@ export interface SyncQueryOptions {
   signal?: AbortSignal;
   /** How long a database outage is waited out, at each claim, page store or finish, before it fails the attempt (default 0). */
   databaseOutageMs?: number;
+  /** Told of each wait for a database outage to pass, before it starts. */
+  onDatabaseWait?: (waitMs: number) => void;
   /** Crashes of the run's holders (counted by its claims) past which it fails for good instead of going on; absent: no limit. */
   maxCrashes?: number;
 }
@@ -280,6 +282,9 @@ function outlasting<T>(options: SyncQueryOptions, log: Logger, step: () => Promi
   return waitOutStorageOutage(step, {
     maxWaitMs: options.databaseOutageMs ?? 0,
     signal: options.signal,
-    onWait: (error, waitMs) => log.warn({ err: { message: (error as Error).message }, waitMs }, 'database out of reach; waiting it out'),
+    onWait: (error, waitMs) => {
+      log.warn({ err: { message: (error as Error).message }, waitMs }, 'database out of reach; waiting it out');
+      options.onDatabaseWait?.(waitMs);
+    },
   });
 }

@@ -8,6 +8,7 @@ import { DASHBOARD_CSP } from '../../src/runtime/securityHeaders.js';
 import { startPostgresServer, type PostgresServer } from '../../src/localstack/postgresServer.js';
 import { startSimulator, type Simulator } from '../../src/simulator/startSimulator.js';
 import { launchChromium } from '../support/chromium.js';
+import { metricSample as sample } from '../support/metricsText.js';
 import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
 
 let simulator: Simulator;
@@ -45,19 +46,6 @@ afterAll(async () => {
   await simulator.close();
   await postgres.stop();
 });
-
-/** Sums a metric's samples whose labels include all of `labels`. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = new Map<string, string>();
-    for (const label of (match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) found.set(label[1]!, label[2]!);
-    if (Object.entries(labels).every(([key, value]) => found.get(key) === value)) sum += Number(match[3]);
-  }
-  return sum;
-}
 
 describe('the worker HTTP port', () => {
   it('reports the records counter equal to the rows stored, and pages equal to envelopes', async () => {
