@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
+import { promtool } from '../support/promtool.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportedMetricNames } from '../support/metricsText.js';
 import { exportingWorkerMetrics, type ExportedMetrics } from './exportingWorker.js';
@@ -23,19 +23,6 @@ interface RuleTests {
 
 const rules = (parse(await readFile(RULES, 'utf8')) as { groups: { rules: Rule[] }[] }).groups.flatMap((group) => group.rules);
 const ruleTests = parse(await readFile(RULE_TESTS, 'utf8')) as RuleTests;
-
-/** Runs promtool; fails, saying how to install it, where it is not installed. */
-function promtool(...args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('promtool', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'ENOENT' ? new Error('promtool is not installed: run `apt-get install -y prometheus` (Debian\'s prometheus package has promtool), or put promtool from a Prometheus release on PATH') : error),
-    );
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
 
 let worker: ExportedMetrics;
 beforeAll(async () => {
