@@ -1,11 +1,10 @@
 # feedsync worker/scheduler image. Build: docker build -t feedsync .
-# `npm install`, not `npm ci`: npm ci refuses this lock file on registries that do not serve other
-# platforms' optional packages (see README). Both installs follow package-lock.json.
+# `npm ci`: both installs are exactly what package-lock.json pins, or fail.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` builds, and the sources are not copied yet.
-RUN npm install --ignore-scripts --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
@@ -15,7 +14,7 @@ RUN npm run build
 FROM node:20-bookworm-slim AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production

@@ -26,7 +26,7 @@ async function installProductionPackage(): Promise<string> {
   await Promise.all(['package.json', 'package-lock.json'].map((file) => cp(file, join(dir, file))));
   // From the tarballs the README's `npm install` just cached, without the registry (a stalled one
   // once held this hook for minutes); from the registry only for what the cache lacks.
-  const install = ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'];
+  const install = ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'];
   const installed = installWithin(dir, [...install, '--offline'], 120_000).catch(() => installWithin(dir, [...install, '--prefer-offline'], 110_000));
   await Promise.all([installed, ensureBuilt()]);
   for (const path of ['dist', 'migrations', 'feedsync.yaml', 'examples']) await cp(path, join(dir, path), { recursive: true });
