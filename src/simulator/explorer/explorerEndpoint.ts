@@ -28,6 +28,7 @@ interface ActionContext {
   /** The head as of this request: nothing above it is visible. */
   head: number;
   maxPageSize: number | null;
+  txJson: ExplorerWire['txJson'];
 }
 
 type Action = (context: ActionContext) => ExplorerAnswer;
@@ -64,7 +65,7 @@ function explorerAnswer({ chain, head, apiKeys, wire, now }: ExplorerDeps, reque
   const name = `${module}.${(params.get('action') ?? '').toLowerCase()}`;
   const action = ACTIONS[name];
   if (action === undefined) return { kind: 'unknownAction', name };
-  return action({ params, chain, head: head.at(now()), maxPageSize: wire.maxPageSize });
+  return action({ params, chain, head: head.at(now()), maxPageSize: wire.maxPageSize, txJson: wire.txJson });
 }
 
 function invalidParams(error: InvalidParam): ExplorerFailure {
@@ -117,7 +118,7 @@ function getBlocks({ params, chain, head, maxPageSize }: ActionContext): Explore
   });
 }
 
-function txList({ params, chain, head, maxPageSize }: ActionContext): ExplorerAnswer {
+function txList({ params, chain, head, maxPageSize, txJson }: ActionContext): ExplorerAnswer {
   const address = addressParam(params);
   if (!address.ok) return invalidParams(address.error);
   const range = parsePagedRange(params, head, maxPageSize);
@@ -127,28 +128,29 @@ function txList({ params, chain, head, maxPageSize }: ActionContext): ExplorerAn
   const k = chain.addressIndex(address.value);
   // A well-formed address that never transacts has an empty history, not an error.
   if (k === undefined) return pagedListing('transactions', range.value, 0, () => '');
+  const write = txJson && ((block: number, index: number) => txJson.listed(chain, block, index, head));
   return pagedListing('transactions', range.value, chain.addressTxCount(k, first, last), (offset, count) =>
-    chain.addressTxsJson(k, first, last, order, offset, count),
+    chain.addressTxsJson(k, first, last, order, offset, count, write),
   );
 }
 
-function getTx({ params, chain, head }: ActionContext): ExplorerAnswer {
+function getTx({ params, chain, head, txJson }: ActionContext): ExplorerAnswer {
   const hash = requiredParam(params, 'q');
   if (!hash.ok) return invalidParams(hash.error);
   if (!TX_HASH.test(hash.value)) return invalidParams({ kind: 'invalid_param', param: 'q', message: 'q must be a tx hash (0x + 64 hex digits)' });
   const location = chain.locateTx(hash.value);
   if (location === undefined || location.block > head) return { kind: 'notFound', message: `Transaction ${hash.value} not found` };
-  return { kind: 'result', resultJson: chain.txJson(location.block, location.index) };
+  return { kind: 'result', resultJson: txJson ? txJson.alone(chain, location.block, location.index) : chain.txJson(location.block, location.index) };
 }
 
 function getAbi({ params, chain }: ActionContext): ExplorerAnswer {
-  const contract = contractParam(params, chain);
+  const contract = contractParam(params, chain, 'getabi');
   if (!contract.ok) return contract.failure;
   return { kind: 'result', resultJson: JSON.stringify(contractAbiJson(contract.index)) };
 }
 
 function getSourceCode({ params, chain }: ActionContext): ExplorerAnswer {
-  const contract = contractParam(params, chain);
+  const contract = contractParam(params, chain, 'getsourcecode');
   if (!contract.ok) return contract.failure;
   return { kind: 'result', resultJson: JSON.stringify([contractSource(contract.index)]) };
 }
@@ -162,10 +164,10 @@ function addressParam(params: URLSearchParams): ParamResult<string> {
   return address;
 }
 
-function contractParam(params: URLSearchParams, chain: Chain): { ok: true; index: number } | { ok: false; failure: ExplorerFailure } {
+function contractParam(params: URLSearchParams, chain: Chain, action: 'getabi' | 'getsourcecode'): { ok: true; index: number } | { ok: false; failure: ExplorerFailure } {
   const address = addressParam(params);
   if (!address.ok) return { ok: false, failure: invalidParams(address.error) };
   const index = chain.addressIndex(address.value);
-  if (index === undefined || !chain.isContract(index)) return { ok: false, failure: { kind: 'notAContract' } };
+  if (index === undefined || !chain.isContract(index)) return { ok: false, failure: { kind: 'notAContract', action } };
   return { ok: true, index };
 }
