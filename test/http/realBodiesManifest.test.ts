@@ -1,32 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REAL_BODIES_DIR as DIR, realBodies as manifest } from '../support/realBodies.js';
 
-/** Real Last.fm and Etherscan response bodies recorded by other projects (issue 43); see its README. */
-const DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/real-bodies');
 const NOT_BODIES = new Set(['manifest.json', 'README.md']);
 /** Licences that let a file be copied into this MIT project as it is. */
 const ALLOWED_LICENCES = ['MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', 'ISC', 'MPL-2.0', 'CC0-1.0', 'Unlicense'];
-
-interface Entry {
-  file: string;
-  service: string;
-  method: string;
-  kind: string;
-  httpStatus?: number;
-  repository: string;
-  commit: string;
-  path: string;
-  licence: string;
-  recordedAt?: string;
-  notes: string;
-  bytes: number;
-  sha256: string;
-}
-
-const manifest = JSON.parse(readFileSync(join(DIR, 'manifest.json'), 'utf8')) as Entry[];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));

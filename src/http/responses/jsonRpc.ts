@@ -38,10 +38,11 @@ const SERVER_ERRORS = { from: -32099, to: -32000 };
 
 /**
  * Server errors that are answers, not failures: asked again, the node says the same (a reverted
- * call, a bad argument, a method it lacks). Other server errors ("header not found" from a node
- * behind its peers, "request timed out") pass, and are retried.
+ * call, a bad argument, an argument whose RLP encoding does not decode, such as geth's "rlp: value
+ * size exceeds available input length", a method it lacks). Other server errors ("header not
+ * found" from a node behind its peers, "request timed out") pass, and are retried.
  */
-const SETTLED_SERVER_MESSAGES = ['execution reverted', 'invalid', 'not supported', 'does not exist'];
+const SETTLED_SERVER_MESSAGES = ['execution reverted', 'invalid', 'rlp:', 'not supported', 'does not exist'];
 
 /** Codes of the JSON-RPC 2.0 specification, and -32005, EIP-1474's "limit exceeded" that nodes and Etherscan send when rate limited. */
 const CODES: ReadonlyMap<number, ErrorClass> = new Map([

@@ -14,6 +14,6 @@ export const lastfmPreset: ResponsePreset = {
   rateLimitedCodes: ['29'],
   /** 11: service offline; 16: temporary error; 8: operation failed (a backend error). */
   temporaryCodes: ['8', '11', '16'],
-  /** 10: invalid API key; 26: suspended API key. */
-  authCodes: ['10', '26'],
+  /** 9: invalid session key (a method signed with a session sends it, HTTP 200 or 403); 10: invalid API key; 26: suspended API key. */
+  authCodes: ['9', '10', '26'],
 };

@@ -1,5 +1,7 @@
 import type { ExplorerAnswer, ExplorerWire } from '../explorer/explorerWire.js';
+import { unverifiedSource } from '../explorer/contracts.js';
 import type { Reply } from '../server/reply.js';
+import { listedTxJson, rpcTxJson } from './etherscanTx.js';
 
 /** Etherscan's parameter names and the names the explorer's actions read; Etherscan's win when both are sent. */
 const PARAM_NAMES: readonly (readonly [etherscan: string, simulator: string])[] = [
@@ -41,6 +43,7 @@ export const etherscanExplorerWire: ExplorerWire = {
   answersWithoutKey: true,
   apiKeyOf: (request) => request.url.searchParams.get('apikey') || undefined,
   actionParams: etherscanParams,
+  txJson: { listed: listedTxJson, alone: rpcTxJson },
   // Etherscan bounds a page only by its result window (page x offset <= 10,000).
   maxPageSize: null,
   reply: etherscanReply,
@@ -94,6 +97,8 @@ function etherscanReply(answer: ExplorerAnswer, module: string, throttled: boole
     case 'windowTooLarge':
       return notOk(`Result window is too large, PageNo x Offset size must be less than or equal to ${answer.window}`);
     case 'notAContract':
+      // getsourcecode answers an address without verified source as it does one with: status "1", its fields empty.
+      if (answer.action === 'getsourcecode') return { status: 200, body: `{"status":"1","message":${ok},"result":[${JSON.stringify(unverifiedSource())}]}` };
       return notOk('Contract source code not verified');
   }
 }

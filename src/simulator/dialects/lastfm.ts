@@ -1,9 +1,12 @@
+import type { MusicCatalogue } from '../music/MusicCatalogue.js';
+import type { AlbumRecord, ArtistRecord, SimilarArtistRecord } from '../music/musicRecords.js';
 import type { PlayRecord } from '../music/UserHistories.js';
-import type { MusicAnswer, MusicListing, MusicWire } from '../music/musicWire.js';
+import type { MusicAnswer, MusicListMethod, MusicListing, MusicRecord, MusicWire } from '../music/musicWire.js';
 import type { PageSlice } from '../server/paging.js';
 import type { ParamResult } from '../server/queryParams.js';
 import type { Reply } from '../server/reply.js';
 import { LASTFM_ERROR, LASTFM_MESSAGE } from './lastfmErrorCodes.js';
+import { albumInfo, artistInfo, chartArtist, oneOrList, playing, scrobble, searchedAlbum, searchedArtist, similarArtist, type AlbumWithTracks } from './lastfmRecords.js';
 
 /** Last.fm's search methods answer under `results`, with OpenSearch totals beside the matches and only `for` in `@attr`. */
 const SEARCH_CONTAINER = 'results';
@@ -44,12 +47,12 @@ function lastfmParams(method: string, params: URLSearchParams): ParamResult<URLS
   return { ok: true, value: renamed };
 }
 
-function lastfmReply(answer: MusicAnswer): Reply {
+function lastfmReply(answer: MusicAnswer, catalogue: MusicCatalogue): Reply {
   switch (answer.kind) {
     case 'record':
-      return { status: 200, body: JSON.stringify({ [answer.key]: answer.record }) };
+      return { status: 200, body: JSON.stringify({ [answer.key]: infoRecord(answer, catalogue) }) };
     case 'listing':
-      return { status: 200, body: JSON.stringify(listingBody(answer)) };
+      return { status: 200, body: JSON.stringify(listingBody(answer, catalogue)) };
     case 'noRoute':
       return lastfmError(404, LASTFM_ERROR.invalidMethod, `No route ${answer.path}`);
     case 'methodNotAllowed':
@@ -71,16 +74,36 @@ function lastfmError(status: number, code: number, message: string): Reply {
   return { status, body: JSON.stringify({ error: code, message }) };
 }
 
-function listingBody(listing: MusicListing): Record<string, unknown> {
+/** A getInfo's record as Last.fm writes it, for the methods the real bodies show; others as the catalogue has them. */
+function infoRecord(answer: MusicRecord, catalogue: MusicCatalogue): unknown {
+  if (answer.key === 'artist') return artistInfo(answer.record as ArtistRecord, catalogue);
+  if (answer.key === 'album') return albumInfo(answer.record as AlbumWithTracks, catalogue);
+  return answer.record;
+}
+
+/** How Last.fm writes the items of the listings the real bodies show (`rank`: the item's place in the whole listing, from 1); others as the catalogue has them. */
+const LISTED: Partial<Record<MusicListMethod, (item: unknown, rank: number, catalogue: MusicCatalogue) => unknown>> = {
+  'artist.search': (artist) => searchedArtist(artist as ArtistRecord),
+  'album.search': (album) => searchedAlbum(album as AlbumRecord),
+  'artist.getSimilar': (artist) => similarArtist(artist as SimilarArtistRecord),
+  'tag.getTopArtists': (artist, rank) => chartArtist(artist as ArtistRecord, rank),
+  'user.getRecentTracks': (play, _rank, catalogue) => scrobble(play as PlayRecord, catalogue),
+};
+
+/** What `@attr` names first, beside the paging totals: the tag, artist or user a listing is of. */
+const SUBJECT_ATTR: Partial<Record<MusicListMethod, string>> = { 'tag.getTopArtists': 'tag', 'artist.getSimilar': 'artist', 'user.getRecentTracks': 'user' };
+
+function listingBody(listing: MusicListing, catalogue: MusicCatalogue): Record<string, unknown> {
   const [container, ...inner] = listing.path;
-  const plays = listing.newestPlay !== undefined;
-  const listed = plays ? (listing.items as PlayRecord[]).map(scrobbled) : listing.items;
-  const items = plays && listing.slice.page === 1 ? [nowPlaying(listing.newestPlay!), ...listed] : listed;
-  // Last.fm's XML-to-JSON conversion turns a list of one into that one item.
-  const list = items.length === 1 ? items[0] : items;
+  const write = LISTED[listing.method];
+  const listed = write ? listing.items.map((item, n) => write(item, listing.slice.offset + n + 1, catalogue)) : listing.items;
+  // The track playing now has no time yet, and is not counted in total.
+  const playingNow = listing.newestPlay !== undefined && listing.slice.page === 1 ? [{ ...playing(listing.newestPlay, catalogue), '@attr': { nowplaying: 'true' } }] : [];
+  const list = oneOrList([...playingNow, ...listed]);
   const nested = inner.reduceRight<unknown>((value, key) => ({ [key]: value }), list) as Record<string, unknown>;
   if (container === SEARCH_CONTAINER) return { [container]: { ...openSearch(listing.slice, listing.searchTerms ?? ''), ...nested, '@attr': { for: listing.searchTerms ?? '' } } };
-  return { [container]: { ...nested, '@attr': pageAttributes(listing.slice) } };
+  const subject = SUBJECT_ATTR[listing.method];
+  return { [container]: { ...nested, '@attr': { ...(subject !== undefined && { [subject]: listing.of ?? '' }), ...pageAttributes(listing.slice) } } };
 }
 
 /** Last.fm sends every number in `@attr` as a string. */
@@ -96,16 +119,4 @@ function openSearch(slice: PageSlice, searchTerms: string): Record<string, unkno
     'opensearch:startIndex': String(slice.offset),
     'opensearch:itemsPerPage': String(slice.perPage),
   };
-}
-
-/** The track playing now has not been scrobbled yet, so it has no time (neither date nor uts). It is not counted in total. */
-function nowPlaying(play: PlayRecord): Record<string, unknown> {
-  const { date: _date, uts: _uts, ...untimed } = play;
-  return { ...untimed, '@attr': { nowplaying: 'true' } };
-}
-
-/** A play as Last.fm lists a scrobble: its time as `date: {uts, #text}`, both text. */
-function scrobbled(play: PlayRecord): Record<string, unknown> {
-  const { date, uts, ...rest } = play;
-  return { ...rest, date: { uts: String(uts), '#text': date } };
 }

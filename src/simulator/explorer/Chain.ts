@@ -52,9 +52,30 @@ const DOMAIN = {
   miner: domainOf('chain.miner'),
   tx: domainOf('chain.tx'),
   txHashKey: domainOf('chain.txHashKey'),
+  gasUsed: domainOf('chain.gasUsed'),
 };
 
+/** The gas a plain transfer uses, and its gas limit. */
+const TRANSFER_GAS = 21_000;
+
 export type TxOrder = 'asc' | 'desc';
+
+/** A tx as drawn: each dialect writes its JSON from it. */
+export interface TxFacts {
+  block: number;
+  index: number;
+  hash: string;
+  from: string;
+  to: string;
+  /** Wei, as decimal text. */
+  value: string;
+  gas: number;
+  gasPrice: string;
+  input: string;
+  /** '1' succeeded, '0' failed. */
+  status: '0' | '1';
+  timeStamp: number;
+}
 
 export interface TxLocation {
   block: number;
@@ -116,9 +137,10 @@ export class Chain {
 
   /**
    * The JSON array items (comma-separated, no brackets) of txs offset..offset+count-1 of address k
-   * in blocks first..last, ordered by (blockNumber, transactionIndex) ascending or the reverse.
+   * in blocks first..last, ordered by (blockNumber, transactionIndex) ascending or the reverse;
+   * each written by `write` (a dialect's), or as the explorer's own JSON.
    */
-  addressTxsJson(k: number, first: number, last: number, order: TxOrder, offset: number, count: number): string {
+  addressTxsJson(k: number, first: number, last: number, order: TxOrder, offset: number, count: number, write?: (block: number, index: number) => string): string {
     const perBlock = this.txsPerAddressPerBlock;
     const parts: string[] = new Array<string>(count);
     for (let n = 0; n < count; n++) {
@@ -126,7 +148,8 @@ export class Chain {
       const blockStep = Math.floor(j / perBlock);
       const block = order === 'asc' ? first + blockStep : last - blockStep;
       const within = order === 'asc' ? j % perBlock : perBlock - 1 - (j % perBlock);
-      parts[n] = this.txJson(block, this.txIndexOfAddress(k, block, within));
+      const index = this.txIndexOfAddress(k, block, within);
+      parts[n] = write === undefined ? this.txJson(block, index) : write(block, index);
     }
     return parts.join(',');
   }
@@ -147,7 +170,7 @@ export class Chain {
   }
 
   /** Fields are drawn in a fixed order from one stream seeded by the tx's global index. */
-  txJson(block: number, index: number): string {
+  txFacts(block: number, index: number): TxFacts {
     const A = this.shape.activeAddresses;
     const fromK = index % A;
     const toK = (index + 1 + (block % (A - 1))) % A;
@@ -157,14 +180,40 @@ export class Chain {
     const value = valueDraw % 5 === 0 ? '0' : `${1 + ((valueDraw >>> 3) % 99_999)}0000000000000`;
     const gasPrice = `${1 + (draw.nextUint32() % 80)}000000000`;
     const status = draw.nextUint32() % 40 === 0 ? '0' : '1';
-    let gas = 21_000;
+    let gas = TRANSFER_GAS;
     let input = '0x';
-    if (toK % CONTRACT_EVERY === CONTRACT_EVERY - 1) {
+    if (this.isContract(toK)) {
       const call = draw.nextUint32();
       gas = 35_000 + (call % 165_000);
       input = `0x${TOKEN_SELECTORS[call & 3]!}${this.addressArgWords[fromK]!}${ZERO_AMOUNT_PREFIX}${hexFrom(draw, 16)}`;
     }
-    return `{"hash":"${hash}","blockNumber":${block},"transactionIndex":${index},"from":"${this.addresses[fromK]!}","to":"${this.addresses[toK]!}","value":"${value}","gas":${gas},"gasPrice":"${gasPrice}","input":"${input}","status":"${status}","timeStamp":${this.blockTimestamp(block)}}`;
+    return { block, index, hash, from: this.addresses[fromK]!, to: this.addresses[toK]!, value, gas, gasPrice, input, status, timeStamp: this.blockTimestamp(block) };
+  }
+
+  /** The explorer's own JSON of a tx (the envelope dialect's). */
+  txJson(block: number, index: number): string {
+    const tx = this.txFacts(block, index);
+    return `{"hash":"${tx.hash}","blockNumber":${block},"transactionIndex":${index},"from":"${tx.from}","to":"${tx.to}","value":"${tx.value}","gas":${tx.gas},"gasPrice":"${tx.gasPrice}","input":"${tx.input}","status":"${tx.status}","timeStamp":${tx.timeStamp}}`;
+  }
+
+  /** How many txs the sender of tx `index` of `block` sent before it: address k sends tx indices k, k + A, k + 2A, ... of every block. */
+  nonce(block: number, index: number): number {
+    const A = this.shape.activeAddresses;
+    return block * (this.shape.txsPerBlock / A) + Math.floor(index / A);
+  }
+
+  /** Gas a tx used: a transfer's 21,000, a contract call's up to 14,000 more (below the 35,000 its gas limit starts at). */
+  gasUsed(block: number, index: number): number {
+    const A = this.shape.activeAddresses;
+    if (!this.isContract((index + 1 + (block % (A - 1))) % A)) return TRANSFER_GAS;
+    return TRANSFER_GAS + (hashOf(this.seed, DOMAIN.gasUsed, block * this.shape.txsPerBlock + index) % 14_000);
+  }
+
+  /** Gas the txs of a block used up to and including tx `index`. */
+  cumulativeGasUsed(block: number, index: number): number {
+    let used = 0;
+    for (let earlier = 0; earlier <= index; earlier++) used += this.gasUsed(block, earlier);
+    return used;
   }
 
   /** Where the tx with this hash (0x + 64 hex, any case) is, or undefined if no tx has it. */

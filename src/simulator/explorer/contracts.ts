@@ -96,3 +96,22 @@ export function contractSource(addressIndex: number): ContractSource {
     SwarmSource: '',
   };
 }
+
+/** What Etherscan's getsourcecode sends for an address with no verified source (status "1", as for a verified one). */
+export function unverifiedSource(): ContractSource {
+  return {
+    SourceCode: '',
+    ABI: 'Contract source code not verified',
+    ContractName: '',
+    CompilerVersion: '',
+    OptimizationUsed: '',
+    Runs: '',
+    ConstructorArguments: '',
+    EVMVersion: 'Default',
+    Library: '',
+    LicenseType: 'Unknown',
+    Proxy: '0',
+    Implementation: '',
+    SwarmSource: '',
+  };
+}

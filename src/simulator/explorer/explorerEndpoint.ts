@@ -29,6 +29,7 @@ interface ActionContext {
   /** The head as of this request: nothing above it is visible. */
   head: number;
   maxPageSize: number | null;
+  txJson: ExplorerWire['txJson'];
 }
 
 type Action = (context: ActionContext) => ExplorerAnswer;
@@ -66,7 +67,7 @@ function explorerAnswer({ chain, head, apiKeys, wire, now }: ExplorerDeps, reque
   const name = `${module}.${(params.get('action') ?? '').toLowerCase()}`;
   const action = ACTIONS[name];
   if (action === undefined) return { kind: 'unknownAction', name };
-  return action({ params, chain, head: head.at(now()), maxPageSize: wire.maxPageSize });
+  return action({ params, chain, head: head.at(now()), maxPageSize: wire.maxPageSize, txJson: wire.txJson });
 }
 
 function invalidParams(error: InvalidParam): ExplorerFailure {
@@ -119,11 +120,13 @@ function getBlocks({ params, chain, head, maxPageSize }: ActionContext): Explore
   });
 }
 
-/** An address's txs in a block range, as Etherscan pages them. */
+/** An address's txs in a block range, as Etherscan pages them, each written as the wire writes a tx. */
 function txList(context: ActionContext): ExplorerAnswer {
+  const { chain, head, txJson } = context;
+  const write = txJson && ((block: number, index: number) => txJson.listed(chain, block, index, head));
   return addressListing(context, (k, { first, last, order }) => ({
-    count: context.chain.addressTxCount(k, first, last),
-    json: (offset, count) => context.chain.addressTxsJson(k, first, last, order, offset, count),
+    count: chain.addressTxCount(k, first, last),
+    json: (offset, count) => chain.addressTxsJson(k, first, last, order, offset, count, write),
   }));
 }
 
@@ -152,23 +155,23 @@ function addressListing(
   return pagedListing('transactions', range.value, count, json);
 }
 
-function getTx({ params, chain, head }: ActionContext): ExplorerAnswer {
+function getTx({ params, chain, head, txJson }: ActionContext): ExplorerAnswer {
   const hash = requiredParam(params, 'q');
   if (!hash.ok) return invalidParams(hash.error);
   if (!TX_HASH.test(hash.value)) return invalidParams({ kind: 'invalid_param', param: 'q', message: 'q must be a tx hash (0x + 64 hex digits)' });
   const location = chain.locateTx(hash.value);
   if (location === undefined || location.block > head) return { kind: 'notFound', message: `Transaction ${hash.value} not found` };
-  return { kind: 'result', resultJson: chain.txJson(location.block, location.index) };
+  return { kind: 'result', resultJson: txJson ? txJson.alone(chain, location.block, location.index) : chain.txJson(location.block, location.index) };
 }
 
 function getAbi({ params, chain }: ActionContext): ExplorerAnswer {
-  const contract = contractParam(params, chain);
+  const contract = contractParam(params, chain, 'getabi');
   if (!contract.ok) return contract.failure;
   return { kind: 'result', resultJson: JSON.stringify(contractAbiJson(contract.index)) };
 }
 
 function getSourceCode({ params, chain }: ActionContext): ExplorerAnswer {
-  const contract = contractParam(params, chain);
+  const contract = contractParam(params, chain, 'getsourcecode');
   if (!contract.ok) return contract.failure;
   return { kind: 'result', resultJson: JSON.stringify([contractSource(contract.index)]) };
 }
@@ -182,10 +185,10 @@ function addressParam(params: URLSearchParams): ParamResult<string> {
   return address;
 }
 
-function contractParam(params: URLSearchParams, chain: Chain): { ok: true; index: number } | { ok: false; failure: ExplorerFailure } {
+function contractParam(params: URLSearchParams, chain: Chain, action: 'getabi' | 'getsourcecode'): { ok: true; index: number } | { ok: false; failure: ExplorerFailure } {
   const address = addressParam(params);
   if (!address.ok) return { ok: false, failure: invalidParams(address.error) };
   const index = chain.addressIndex(address.value);
-  if (index === undefined || !chain.isContract(index)) return { ok: false, failure: { kind: 'notAContract' } };
+  if (index === undefined || !chain.isContract(index)) return { ok: false, failure: { kind: 'notAContract', action } };
   return { ok: true, index };
 }

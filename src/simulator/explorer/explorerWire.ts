@@ -1,3 +1,4 @@
+import type { Chain } from './Chain.js';
 import type { PageSlice } from '../server/paging.js';
 import type { FaultReplies, Reply, SimRequest } from '../server/reply.js';
 
@@ -21,7 +22,8 @@ export type ExplorerFailure =
   | { kind: 'notFound'; message: string }
   /** page x limit above the result window. */
   | { kind: 'windowTooLarge'; window: number }
-  | { kind: 'notAContract' };
+  /** getabi or getsourcecode for an address with no verified source: Etherscan answers the two differently. */
+  | { kind: 'notAContract'; action: 'getabi' | 'getsourcecode' };
 
 /** What the explorer has to say to one request; an ExplorerWire turns it into bytes. */
 export type ExplorerAnswer =
@@ -42,6 +44,11 @@ export interface ExplorerWire {
   apiKeyOf(request: SimRequest): string | undefined;
   /** The query under the names the actions read (module, action, q, page, limit, startblock, endblock, sort). */
   actionParams(params: URLSearchParams): URLSearchParams;
+  /**
+   * How this dialect writes a tx: in a listing (txlist), with the chain's `head` as of the request,
+   * and alone (the proxy's eth_getTransactionByHash); the explorer's own JSON (Chain.txJson) when absent.
+   */
+  txJson?: { listed(chain: Chain, block: number, index: number, head: number): string; alone(chain: Chain, block: number, index: number): string };
   /** Largest page size accepted; null: only the result window bounds it. */
   maxPageSize: number | null;
   /** Etherscan answers a request without a key, throttled, where others refuse it. */

@@ -69,6 +69,15 @@ export class UserHistories {
     };
   }
 
+  /** How many of a user's plays were of album j's tracks (Last.fm's userplaycount). */
+  albumPlays(user: number, j: number): number {
+    const perAlbum = this.catalogue.size.tracksPerAlbum;
+    const count = this.playCount(user);
+    let plays = 0;
+    for (let p = 0; p < count; p++) if (Math.floor(this.playedTrack(user, p) / perAlbum) === j) plays++;
+    return plays;
+  }
+
   /** Play indices [first, end) with fromUts <= uts <= toUts. */
   playsBetween(user: number, fromUts: number, toUts: number): { first: number; end: number } {
     const count = this.playCount(user);

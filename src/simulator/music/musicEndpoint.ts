@@ -1,7 +1,7 @@
 import type { ApiKeys } from '../server/ApiKeys.js';
 import { RECOMMENDATIONS_PER_USER, type MusicCatalogue } from './MusicCatalogue.js';
 import type { UserHistories } from './UserHistories.js';
-import type { MusicAnswer, MusicFailure, MusicListing, MusicWire } from './musicWire.js';
+import type { MusicAnswer, MusicFailure, MusicListMethod, MusicListing, MusicWire } from './musicWire.js';
 import type { NameDirectory } from './NameDirectory.js';
 import { parsePageRequest, slicePage, type PageRequest } from '../server/paging.js';
 import { integerParam, requiredParam, type InvalidParam } from '../server/queryParams.js';
@@ -41,17 +41,14 @@ export const MUSIC_ITEM_PATHS = {
 const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>(
   Object.entries({
     'artist.search': ({ params, page, catalogue }) =>
-      searchListing(catalogue.artistDirectory, params, page, MUSIC_ITEM_PATHS['artist.search'], (a) => catalogue.artist(a)),
+      searchListing(catalogue.artistDirectory, params, page, 'artist.search', (a) => catalogue.artist(a)),
     'album.search': ({ params, page, catalogue }) =>
-      searchListing(catalogue.albumDirectory, params, page, MUSIC_ITEM_PATHS['album.search'], (j) => catalogue.album(j)),
+      searchListing(catalogue.albumDirectory, params, page, 'album.search', (j) => catalogue.album(j)),
     'track.search': ({ params, page, catalogue }) =>
-      searchListing(catalogue.trackDirectory, params, page, MUSIC_ITEM_PATHS['track.search'], (t) => catalogue.track(t)),
+      searchListing(catalogue.trackDirectory, params, page, 'track.search', (t) => catalogue.track(t)),
     'artist.getInfo': ({ params, catalogue }) =>
       withNamed(params, 'artist', (q) => catalogue.findArtist(q), (a) => record('artist', catalogue.artist(a))),
-    'album.getInfo': ({ params, catalogue }) =>
-      withNamed(params, 'album', (q) => catalogue.findAlbum(q), (j) =>
-        record('album', { ...catalogue.album(j), tracks: { track: catalogue.tracksOfAlbum(j).map((t) => catalogue.track(t)) } }),
-      ),
+    'album.getInfo': albumInfo,
     'track.getInfo': ({ params, catalogue }) =>
       withNamed(params, 'track', (q) => catalogue.findTrack(q), (t) => record('track', catalogue.track(t))),
     'track.getLyrics': ({ params, catalogue }) =>
@@ -59,36 +56,35 @@ const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>(
     'artist.getSimilar': ({ params, page, catalogue }) =>
       withNamed(params, 'artist', (q) => catalogue.findArtist(q), (a) => {
         const similar = catalogue.similarArtists(a);
-        return listing(page, similar.length, MUSIC_ITEM_PATHS['artist.getSimilar'], (n) => similar[n]);
+        return { ...listing(page, similar.length, 'artist.getSimilar', (n) => similar[n]), of: catalogue.artist(a).name };
       }),
     'artist.getTopAlbums': ({ params, page, catalogue }) =>
       withNamed(params, 'artist', (q) => catalogue.findArtist(q), (a) => {
         const perArtist = catalogue.counts.albums / catalogue.counts.artists;
-        return listing(page, perArtist, MUSIC_ITEM_PATHS['artist.getTopAlbums'], (n) => catalogue.album(a * perArtist + n));
+        return { ...listing(page, perArtist, 'artist.getTopAlbums', (n) => catalogue.album(a * perArtist + n)), of: catalogue.artist(a).name };
       }),
     'tag.getTopArtists': ({ params, page, catalogue }) =>
       withNamed(params, 'tag', (q) => catalogue.findTag(q), (tag) => {
         const artists = catalogue.tagTopArtists(tag);
-        return listing(page, artists.length, MUSIC_ITEM_PATHS['tag.getTopArtists'], (n) => catalogue.artist(artists[n]!));
+        return { ...listing(page, artists.length, 'tag.getTopArtists', (n) => catalogue.artist(artists[n]!)), of: catalogue.tagName(tag) };
       }),
     'tag.getTopTracks': ({ params, page, catalogue }) =>
       withNamed(params, 'tag', (q) => catalogue.findTag(q), (tag) => {
         const tracks = catalogue.tagTopTracks(tag);
-        return listing(page, tracks.length, MUSIC_ITEM_PATHS['tag.getTopTracks'], (n) => catalogue.track(tracks[n]!));
+        return { ...listing(page, tracks.length, 'tag.getTopTracks', (n) => catalogue.track(tracks[n]!)), of: catalogue.tagName(tag) };
       }),
     'user.getRecentTracks': recentTracks,
     'user.getRecommendations': ({ params, page, catalogue }) =>
-      withNamed(params, 'user', (q) => catalogue.findUser(q), (user) =>
-        listing(page, RECOMMENDATIONS_PER_USER, MUSIC_ITEM_PATHS['user.getRecommendations'], (n) =>
-          catalogue.track(catalogue.recommendedTrack(user, n)),
-        ),
-      ),
+      withNamed(params, 'user', (q) => catalogue.findUser(q), (user) => ({
+        ...listing(page, RECOMMENDATIONS_PER_USER, 'user.getRecommendations', (n) => catalogue.track(catalogue.recommendedTrack(user, n))),
+        of: catalogue.userName(user),
+      })),
   } satisfies Record<string, Method>).map(([name, method]) => [name.toLowerCase(), method]),
 );
 
 /** `GET /2.0/?method=...`, Last.fm style; the wire decides how the answer looks and where the key goes. */
 export function musicHandler(deps: MusicDeps): RequestHandler {
-  return (request) => deps.wire.reply(musicAnswer(deps, request));
+  return (request) => deps.wire.reply(musicAnswer(deps, request), deps.catalogue);
 }
 
 function musicAnswer({ catalogue, histories, apiKeys, wire }: MusicDeps, request: SimRequest): MusicAnswer {
@@ -125,9 +121,9 @@ function record(key: string, value: unknown): MusicAnswer {
   return { kind: 'record', key, record: value };
 }
 
-function listing(page: PageRequest, total: number, path: MusicListing['path'], itemAt: (n: number) => unknown): MusicListing {
+function listing(page: PageRequest, total: number, method: MusicListMethod, itemAt: (n: number) => unknown): MusicListing {
   const slice = slicePage(page, total);
-  return { kind: 'listing', path, slice, items: Array.from({ length: slice.count }, (_, n) => itemAt(slice.offset + n)) };
+  return { kind: 'listing', method, path: MUSIC_ITEM_PATHS[method], slice, items: Array.from({ length: slice.count }, (_, n) => itemAt(slice.offset + n)) };
 }
 
 /** An empty or absent q lists everything, so a client can page through the whole catalogue. */
@@ -135,12 +131,26 @@ function searchListing(
   directory: NameDirectory,
   params: URLSearchParams,
   page: PageRequest,
-  path: MusicListing['path'],
+  method: MusicListMethod,
   recordAt: (index: number) => unknown,
 ): MusicListing {
   const searchTerms = (params.get('q') ?? '').trim();
   const matches = directory.search(searchTerms);
-  return { ...listing(page, matches.length, path, (n) => recordAt(matches[n]!)), searchTerms };
+  return { ...listing(page, matches.length, method, (n) => recordAt(matches[n]!)), searchTerms };
+}
+
+/** The album with its tracks; with `username`, also how often that user played it (Last.fm's userplaycount). */
+function albumInfo({ params, catalogue, histories }: MethodContext): MusicAnswer {
+  const username = params.get('username');
+  const user = username === null ? undefined : catalogue.findUser(username);
+  if (username !== null && user === undefined) return { kind: 'notFound', what: 'user' };
+  return withNamed(params, 'album', (q) => catalogue.findAlbum(q), (j) =>
+    record('album', {
+      ...catalogue.album(j),
+      tracks: { track: catalogue.tracksOfAlbum(j).map((t) => catalogue.track(t)) },
+      ...(user !== undefined && { userplaycount: histories.albumPlays(user, j) }),
+    }),
+  );
 }
 
 /** Newest first; optional `from`/`to` (unix seconds, inclusive) narrow the window, as on Last.fm. */
@@ -151,8 +161,8 @@ function recentTracks({ params, page, catalogue, histories }: MethodContext): Mu
   if (!to.ok) return invalidParameters(to.error);
   return withNamed(params, 'user', (q) => catalogue.findUser(q), (user) => {
     const { first, end } = histories.playsBetween(user, from.value, to.value);
-    const plays = listing(page, end - first, MUSIC_ITEM_PATHS['user.getRecentTracks'], (n) => histories.play(user, end - 1 - n));
+    const plays = listing(page, end - first, 'user.getRecentTracks', (n) => histories.play(user, end - 1 - n));
     // Whatever the window, the newest play is what the user is listening to now.
-    return { ...plays, newestPlay: histories.play(user, histories.playCount(user) - 1) };
+    return { ...plays, of: catalogue.userName(user), newestPlay: histories.play(user, histories.playCount(user) - 1) };
   });
 }

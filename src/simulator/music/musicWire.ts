@@ -1,3 +1,5 @@
+import type { MusicCatalogue } from './MusicCatalogue.js';
+import type { MUSIC_ITEM_PATHS } from './musicEndpoint.js';
 import type { PlayRecord } from './UserHistories.js';
 import type { PageSlice } from '../server/paging.js';
 import type { ParamResult } from '../server/queryParams.js';
@@ -10,9 +12,15 @@ export interface MusicRecord {
   record: unknown;
 }
 
+/** The paged methods. */
+export type MusicListMethod = keyof typeof MUSIC_ITEM_PATHS;
+
 /** One page of a paged method. */
 export interface MusicListing {
   kind: 'listing';
+  method: MusicListMethod;
+  /** The name of the user, tag or artist the listing is of; absent for a search. */
+  of?: string;
   /** Where the items sit, Last.fm style: ['recenttracks', 'track'], ['results', 'artistmatches', 'artist']. */
   path: readonly [string, string, ...string[]];
   slice: PageSlice;
@@ -46,6 +54,7 @@ export interface MusicWire {
    * lower-cased name; an invalid_param for a request this dialect will not answer.
    */
   readParams(method: string, params: URLSearchParams): ParamResult<URLSearchParams>;
-  reply(answer: MusicAnswer): Reply;
+  /** The answer as this dialect sends it; `catalogue` for what it sends beside the records (Last.fm's similar artists in artist.getInfo). */
+  reply(answer: MusicAnswer, catalogue: MusicCatalogue): Reply;
   faultReplies: FaultReplies;
 }

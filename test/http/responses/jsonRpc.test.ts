@@ -17,7 +17,7 @@ describe('jsonRpcErrorClass', () => {
     expect(jsonRpcErrorClass(code, 'header not found')).toEqual({ meaning: 'JSON-RPC server error', kind: 'temporary' });
   });
 
-  it.each(['execution reverted', 'invalid opcode: INVALID', 'method not supported', 'the method eth_foo does not exist/is not available'])('classes a server error saying "%s" as rejected', (message) => {
+  it.each(['execution reverted', 'invalid opcode: INVALID', 'rlp: value size exceeds available input length', 'method not supported', 'the method eth_foo does not exist/is not available'])('classes a server error saying "%s" as rejected', (message) => {
     expect(jsonRpcErrorClass(-32000, message).kind).toBe('rejected');
   });
 

@@ -1,13 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Chain, DEFAULT_CHAIN_SHAPE } from '../../../src/simulator/explorer/Chain.js';
 import { startSimulator, type Simulator } from '../../../src/simulator/startSimulator.js';
-import { explorerUrl, getBody, type ServedTx as Tx } from '../httpClient.js';
+import { explorerUrl, getBody } from '../httpClient.js';
 
 interface Etherscan<Result> {
   status: '0' | '1';
   message: string;
   result: Result;
 }
+
+/** A tx as txlist lists it: every field text. */
+type Tx = Record<string, string> & { hash: string; blockNumber: string };
 
 interface JsonRpc<Result> {
   jsonrpc: '2.0';
@@ -58,8 +61,25 @@ describe('etherscan dialect: success bodies', () => {
     const range = { startblock: 40, endblock: 49, sort: 'desc' };
     const [whole, second] = await Promise.all([txlist({ ...range, offset: 1000 }), txlist({ ...range, offset: 5, page: 2 })]);
     expect(second.body.result).toEqual(whole.body.result.slice(5, 10));
-    expect(whole.body.result.every((tx) => tx.blockNumber >= 40 && tx.blockNumber <= 49)).toBe(true);
-    expect(whole.body.result[0]!.blockNumber).toBe(49);
+    expect(whole.body.result.every((tx) => Number(tx.blockNumber) >= 40 && Number(tx.blockNumber) <= 49)).toBe(true);
+    expect(whole.body.result[0]!.blockNumber).toBe('49');
+  });
+
+  it('lists a tx as Etherscan does: every number as decimal text, with its receipt and its confirmations', async () => {
+    const [tx] = (await txlist({ startblock: 777, offset: 1 })).body.result;
+    expect(Object.keys(tx!)).toEqual(['blockNumber', 'timeStamp', 'hash', 'nonce', 'blockHash', 'transactionIndex', 'from', 'to', 'value', 'gas', 'gasPrice', 'isError', 'txreceipt_status', 'input', 'contractAddress', 'cumulativeGasUsed', 'gasUsed', 'confirmations']);
+    expect(Object.values(tx!).every((value) => typeof value === 'string')).toBe(true);
+    expect(tx!.blockNumber).toBe('777');
+    expect(Number(tx!.confirmations)).toBe(DEFAULT_CHAIN_SHAPE.initialHead - 777 + 1);
+    expect(tx!.isError).toBe(tx!.txreceipt_status === '1' ? '0' : '1');
+    expect(Number(tx!.cumulativeGasUsed)).toBeGreaterThanOrEqual(Number(tx!.gasUsed));
+    expect(Number(tx!.gasUsed)).toBeLessThanOrEqual(Number(tx!.gas));
+  });
+
+  it('counts a sender\'s nonce up by one a tx', async () => {
+    const sent = (await txlist({ startblock: 10, endblock: 12, offset: 100 })).body.result.filter((tx) => tx.from === simulator.hotAddress);
+    expect(sent.length).toBeGreaterThan(2);
+    expect(sent.map((tx) => Number(tx.nonce) - Number(sent[0]!.nonce))).toEqual(sent.map((_, n) => n));
   });
 
   it('accepts an offset above 1000 while page x offset stays within 10,000', async () => {
@@ -79,6 +99,13 @@ describe('etherscan dialect: success bodies', () => {
     expect(body.status).toBe('1');
     expect(JSON.parse(body.result)).toBeInstanceOf(Array);
   });
+
+  it('answers getsourcecode for an address without verified source as Etherscan does: status "1", its fields empty', async () => {
+    const { body } = await call<Etherscan<Record<string, string>[]>>({ module: 'contract', action: 'getsourcecode', address: new Chain(SEED, DEFAULT_CHAIN_SHAPE).address(1) });
+    expect(body).toMatchObject({ status: '1', message: 'OK' });
+    expect(body.result).toHaveLength(1);
+    expect(body.result[0]).toMatchObject({ SourceCode: '', ABI: 'Contract source code not verified', ContractName: '' });
+  });
 });
 
 describe('etherscan dialect: the proxy module speaks JSON-RPC', () => {
@@ -87,10 +114,25 @@ describe('etherscan dialect: the proxy module speaks JSON-RPC', () => {
     expect(text).toBe(`{"jsonrpc":"2.0","id":1,"result":"0x${DEFAULT_CHAIN_SHAPE.initialHead.toString(16)}"}`);
   });
 
-  it('answers eth_getTransactionByHash (txhash=) with the tx a txlist showed', async () => {
+  it('answers eth_getTransactionByHash (txhash=) with the tx a txlist showed, its numbers as hex quantities', async () => {
     const listed = (await txlist({ startblock: 777, offset: 3 })).body.result[2]!;
-    const { body } = await call<JsonRpc<Tx>>({ module: 'proxy', action: 'eth_getTransactionByHash', txhash: listed.hash });
-    expect(body).toEqual({ jsonrpc: '2.0', id: 1, result: listed });
+    const { body } = await call<JsonRpc<Record<string, string>>>({ module: 'proxy', action: 'eth_getTransactionByHash', txhash: listed.hash });
+    const hex = (decimal: string) => `0x${BigInt(decimal).toString(16)}`;
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: 1 });
+    expect(body.result).toMatchObject({
+      blockHash: listed.blockHash,
+      blockNumber: hex(listed.blockNumber),
+      from: listed.from,
+      gas: hex(listed.gas!),
+      gasPrice: hex(listed.gasPrice!),
+      hash: listed.hash,
+      input: listed.input,
+      nonce: hex(listed.nonce!),
+      to: listed.to,
+      transactionIndex: hex(listed.transactionIndex!),
+      value: hex(listed.value!),
+    });
+    expect(body.result!.r).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it('answers a hash no tx has with a null result', async () => {

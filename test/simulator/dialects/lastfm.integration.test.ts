@@ -4,12 +4,12 @@ import { startSimulator, type Simulator } from '../../../src/simulator/startSimu
 import { getBody, musicUrl } from '../httpClient.js';
 
 type Attr = Record<'page' | 'perPage' | 'totalPages' | 'total', string>;
-type Play = Record<string, unknown> & { id: string; name: string; '@attr'?: { nowplaying: string } };
+type Play = Record<string, unknown> & { name: string; url: string; '@attr'?: { nowplaying: string } };
 type RecentTracks = { recenttracks: { track: Play[] | Play; '@attr': Attr } };
 type ArtistSearch = {
   results: Record<`opensearch:${'totalResults' | 'startIndex' | 'itemsPerPage'}`, string> & {
     'opensearch:Query': Record<string, string>;
-    artistmatches: { artist: { id: string }[] | { id: string } };
+    artistmatches: { artist: { url: string }[] | { url: string } };
     '@attr': { for: string };
   };
 };
@@ -61,15 +61,26 @@ describe('lastfm dialect: success bodies', () => {
     const subject = { 'artist.getSimilar': 'ar-000005', 'artist.getTopAlbums': 'ar-000005', 'tag.getTopArtists': 'rock', 'tag.getTopTracks': 'rock', 'user.getRecentTracks': 'us-0003' }[method] ?? 'us-0001';
     const { body } = await call<Record<string, { '@attr': Attr }>>({ method, q: subject, limit: 3, page: 2 });
     const attr = body[path[0]]!['@attr'];
-    expect(Object.keys(attr).sort()).toEqual(['page', 'perPage', 'total', 'totalPages']);
+    expect(Object.keys(attr).slice(-4)).toEqual(['page', 'perPage', 'totalPages', 'total']);
     expect(attr).toMatchObject({ page: '2', perPage: '3' });
     expect(Number(attr.totalPages)).toBe(Math.ceil(Number(attr.total) / 3));
   });
 
-  it('answers getInfo with the bare record', async () => {
-    const { body } = await call<{ artist: { id: string } }>({ method: 'artist.getInfo', q: 'ar-000005' });
+  it.each([
+    ['tag.getTopArtists', 'rock', 'tag', 'rock'],
+    ['artist.getSimilar', 'ar-000005', 'artist', 'the artist’s name'],
+    ['user.getRecentTracks', 'us-0003', 'user', 'the user’s name'],
+  ])('names what %s lists first in its @attr, as Last.fm does: %s as %s', async (method, subject, name, _value) => {
+    const { body } = await call<Record<string, { '@attr': Record<string, string> }>>({ method, q: subject, limit: 3 });
+    const attr = Object.values(body)[0]!['@attr'];
+    expect(Object.keys(attr)[0]).toBe(name);
+    expect(attr[name]).not.toBe('');
+  });
+
+  it('answers getInfo with the bare record, named and linked as Last.fm does', async () => {
+    const { body } = await call<{ artist: { name: string; url: string } }>({ method: 'artist.getInfo', q: 'ar-000005' });
     expect(Object.keys(body)).toEqual(['artist']);
-    expect(body.artist.id).toBe('ar-000005');
+    expect(body.artist.url).toBe(`https://www.last.fm/music/${encodeURIComponent(body.artist.name).replace(/%20/g, '+')}`);
   });
 
   it('reads the subject from Last.fm’s own parameter (user= for user.*) as from q', async () => {
@@ -171,13 +182,13 @@ describe('lastfm dialect: list quirks', () => {
     const { body } = await call<ArtistSearch>({ method: 'artist.search', q: '', limit: 1, page: 2 });
     const artist = body.results.artistmatches.artist;
     expect(Array.isArray(artist)).toBe(false);
-    expect((artist as { id: string }).id).toMatch(/^ar-\d{6}$/);
+    expect((artist as { url: string }).url).toMatch(/^https:\/\/www\.last\.fm\/music\//);
   });
 
   it('returns a page of one play (past page 1) as that object, not an array', async () => {
     const { body } = await call<RecentTracks>({ method: 'user.getRecentTracks', q: 'us-0003', limit: 1, page: 3 });
     expect(Array.isArray(body.recenttracks.track)).toBe(false);
-    expect(body.recenttracks.track).toHaveProperty('id');
+    expect(body.recenttracks.track).toHaveProperty('date');
   });
 
   it('returns an empty result as an empty array with zero totals', async () => {
