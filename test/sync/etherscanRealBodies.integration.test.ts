@@ -28,6 +28,9 @@ const transactions = (c: Config, changes: Parameters<typeof exampleQuery>[2] = {
 /** Another action read with the example's contracts query (one address, no fan-out), its records at `.`. */
 const action = (module: string, name: string, qParam: string, key: string | string[]) => (c: Config) =>
   exampleQuery(c, 'contracts', { qParam, params: { module, action: name }, records: { key, kind: `${module}_${name.toLowerCase()}` } });
+/** The example's token-transfers query, as its run for chain 1 performs it: keyed without logIndex, which tokentx items lack. */
+const tokenTransfers = (c: Config, changes: Parameters<typeof exampleQuery>[2] = {}) => exampleQuery(c, 'token-transfers', changes, 0, '1');
+const TRANSFER_KEY = ['$query', 'hash', 'contractAddress', 'from', 'to', 'value'];
 const headBlock = (c: Config): ResolvedQuery => resolveQuery(c, findJob(c, 'head-block'), 0, '1');
 
 const RECORDED: RecordedRun[] = [
@@ -38,8 +41,8 @@ const RECORDED: RecordedRun[] = [
   { files: ['etherscan/account-txlistinternal-page1.json'], query: (c) => transactions(c, { params: { action: 'txlistinternal' }, records: { key: ['$query', 'hash', 'traceId'] }, paging: { limit: 20 } }), items: 'result', key: ['$query', 'hash', 'traceId'], ends: ['succeeded', 'short_page'] },
   // page=2 at offset=1: a full page, and Etherscan states no total, so more may follow.
   { files: ['etherscan/account-txlistinternal-page2.json'], query: (c) => transactions(c, { params: { action: 'txlistinternal' }, records: { key: ['$query', 'hash', 'traceId'] }, paging: { limit: 1, maxPages: 1 } }), items: 'result', key: ['$query', 'hash', 'traceId'], ends: ['partial', 'max_pages'] },
-  { files: ['etherscan/account-tokentx-address-contract.json'], query: (c) => transactions(c, { params: { action: 'tokentx' } }), items: 'result', key: ['$query', 'hash'], ends: ['succeeded', 'short_page'] },
-  { files: ['etherscan/account-tokentx-contract-100.json'], query: (c) => transactions(c, { params: { action: 'tokentx' }, paging: { limit: 100, maxPages: 1 } }), items: 'result', key: ['$query', 'hash'], ends: ['partial', 'max_pages'] },
+  { files: ['etherscan/account-tokentx-address-contract.json'], query: (c) => tokenTransfers(c), items: 'result', key: TRANSFER_KEY, ends: ['succeeded', 'short_page'] },
+  { files: ['etherscan/account-tokentx-contract-100.json'], query: (c) => tokenTransfers(c, { paging: { limit: 100, maxPages: 1 } }), items: 'result', key: TRANSFER_KEY, ends: ['partial', 'max_pages'] },
   { files: ['etherscan/contract-getsourcecode.json'], query: (c) => exampleQuery(c, 'contracts'), items: 'result', key: ['$query'], ends: ['succeeded', 'short_page'] },
   { files: ['etherscan/contract-getsourcecode-vyper.json'], query: (c) => exampleQuery(c, 'contracts'), items: 'result', key: ['$query'], ends: ['succeeded', 'short_page'] },
   { files: ['etherscan/contract-getsourcecode-not-verified.json'], query: (c) => exampleQuery(c, 'contracts'), items: 'result', key: ['$query'], ends: ['succeeded', 'short_page'] },

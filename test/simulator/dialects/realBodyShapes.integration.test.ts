@@ -58,6 +58,9 @@ const ASKED: Record<string, () => Promise<{ body: unknown }>> = {
   'etherscan/account-txlist-page2-short.json': () => explorer({ module: 'account', action: 'txlist', address: etherscan.hotAddress, page: 2, offset: 20, sort: 'asc' }),
   'etherscan/account-txlist-one-item.json': () => explorer({ module: 'account', action: 'txlist', address: etherscan.hotAddress, startblock: 0, endblock: 0, offset: 1 }),
   'etherscan/account-txlist-unpaged.json': () => explorer({ module: 'account', action: 'txlist', address: etherscan.hotAddress }),
+  // Both recordings also named a token (contractaddress), which the simulator's tokentx does not filter by.
+  'etherscan/account-tokentx-address-contract.json': () => explorer({ module: 'account', action: 'tokentx', address: etherscan.hotAddress, startblock: 100, endblock: 119 }),
+  'etherscan/account-tokentx-contract-100.json': () => explorer({ module: 'account', action: 'tokentx', address: etherscan.hotAddress, startblock: 100, endblock: 199, page: 1, offset: 100 }),
   'etherscan/proxy-eth_blockNumber.json': () => explorer({ module: 'proxy', action: 'eth_blockNumber' }),
   'etherscan/proxy-eth_getTransactionByHash.json': async () => explorer({ module: 'proxy', action: 'eth_getTransactionByHash', txhash: await aTxHash() }),
   'etherscan/contract-getabi.json': () => explorer({ module: 'contract', action: 'getabi', address: contract() }),
