@@ -1,12 +1,12 @@
 import type { MusicCatalogue } from '../music/MusicCatalogue.js';
-import type { AlbumRecord, ArtistRecord, SimilarArtistRecord } from '../music/musicRecords.js';
+import type { AlbumRecord, ArtistRecord, SimilarArtistRecord, TrackRecord } from '../music/musicRecords.js';
 import type { PlayRecord } from '../music/UserHistories.js';
 import type { MusicAnswer, MusicListMethod, MusicListing, MusicRecord, MusicWire } from '../music/musicWire.js';
 import type { PageSlice } from '../server/paging.js';
 import type { ParamResult } from '../server/queryParams.js';
 import type { Reply } from '../server/reply.js';
 import { LASTFM_ERROR, LASTFM_MESSAGE } from './lastfmErrorCodes.js';
-import { albumInfo, artistInfo, chartArtist, oneOrList, playing, scrobble, searchedAlbum, searchedArtist, similarArtist, type AlbumWithTracks } from './lastfmRecords.js';
+import { albumInfo, artistInfo, chartArtist, chartTrack, oneOrList, playing, scrobble, searchedAlbum, searchedArtist, searchedTrack, similarArtist, type AlbumWithTracks } from './lastfmRecords.js';
 
 /** Last.fm's search methods answer under `results`, with OpenSearch totals beside the matches and only `for` in `@attr`. */
 const SEARCH_CONTAINER = 'results';
@@ -87,11 +87,13 @@ const LISTED: Partial<Record<MusicListMethod, (item: unknown, rank: number, cata
   'album.search': (album) => searchedAlbum(album as AlbumRecord),
   'artist.getSimilar': (artist) => similarArtist(artist as SimilarArtistRecord),
   'tag.getTopArtists': (artist, rank) => chartArtist(artist as ArtistRecord, rank),
+  'track.search': (track, _rank, catalogue) => searchedTrack(track as TrackRecord, catalogue),
+  'tag.getTopTracks': (track, rank, catalogue) => chartTrack(track as TrackRecord, rank, catalogue),
   'user.getRecentTracks': (play, _rank, catalogue) => scrobble(play as PlayRecord, catalogue),
 };
 
 /** What `@attr` names first, beside the paging totals: the tag, artist or user a listing is of. */
-const SUBJECT_ATTR: Partial<Record<MusicListMethod, string>> = { 'tag.getTopArtists': 'tag', 'artist.getSimilar': 'artist', 'user.getRecentTracks': 'user' };
+const SUBJECT_ATTR: Partial<Record<MusicListMethod, string>> = { 'tag.getTopArtists': 'tag', 'tag.getTopTracks': 'tag', 'artist.getSimilar': 'artist', 'user.getRecentTracks': 'user' };
 
 function listingBody(listing: MusicListing, catalogue: MusicCatalogue): Record<string, unknown> {
   const [container, ...inner] = listing.path;

@@ -67,6 +67,31 @@ export const similarArtist = (artist: SimilarArtistRecord) => ({ name: artist.na
 /** An album in album.search: its artist by name. */
 export const searchedAlbum = (album: AlbumRecord) => ({ name: album.name, artist: album.artist, url: album.url, image: coverImages(album.mbid), streamable: NOT_STREAMABLE, mbid: album.mbid });
 
+/** A track in track.search: its artist by name, listeners as text, and `streamable` as Last.fm sends it there ("FIXME"). */
+export const searchedTrack = (track: TrackRecord, catalogue: MusicCatalogue) => ({
+  name: track.name,
+  artist: track.artist,
+  url: track.url,
+  streamable: 'FIXME',
+  listeners: String(track.listeners),
+  image: coverImages(albumMbidOf(track, catalogue)),
+  mbid: track.mbid,
+});
+
+/** A track in a chart (tag.getTopTracks): duration as text, its artist as an object, its rank in the whole chart. */
+export const chartTrack = (track: TrackRecord, rank: number, catalogue: MusicCatalogue) => ({
+  name: track.name,
+  duration: String(track.duration),
+  mbid: track.mbid,
+  url: track.url,
+  streamable: { '#text': '0', fulltrack: '0' },
+  artist: { name: track.artist, mbid: catalogue.artist(catalogue.findArtist(track.artistId)!).mbid, url: artistUrl(track.artist) },
+  image: coverImages(albumMbidOf(track, catalogue)),
+  '@attr': { rank: String(rank) },
+});
+
+const albumMbidOf = (track: TrackRecord, catalogue: MusicCatalogue): string => catalogue.album(catalogue.findAlbum(track.albumId)!).mbid;
+
 /** artist.getInfo's artist: its stats, five similar artists, tags and bio. */
 export function artistInfo(artist: ArtistRecord, catalogue: MusicCatalogue) {
   const similar = catalogue.similarArtists(catalogue.findArtist(artist.id)!).slice(0, 5);

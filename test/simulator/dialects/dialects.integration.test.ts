@@ -46,7 +46,7 @@ async function txPage(dialect: DialectName, params: Record<string, string | numb
 const AS_LASTFM: Readonly<Record<string, (record: Record<string, unknown>) => Record<string, unknown>>> = {
   'user.getRecentTracks': ({ name, mbid, artist, album, uts }) => ({ name, mbid, artist: { '#text': artist }, album: { '#text': album }, date: { uts: String(uts) } }),
   'artist.search': ({ name, mbid, url, listeners }) => ({ name, mbid, url, listeners: String(listeners) }),
-  'tag.getTopTracks': (record) => record,
+  'tag.getTopTracks': ({ name, mbid, url, artist, duration }) => ({ name, mbid, url, artist: { name: artist }, duration: String(duration) }),
 };
 
 describe('dialects: the same data in every dialect', () => {

@@ -50,6 +50,8 @@ const ASKED: Record<string, () => Promise<{ body: unknown }>> = {
   'lastfm/album-getinfo-single-track-object.json': () => music({ method: 'album.getInfo', album: 'al-0000042', username: 'us-0001' }, singles),
   'lastfm/artist-getsimilar.json': () => music({ method: 'artist.getSimilar', artist: 'ar-000042', limit: 5 }),
   'lastfm/tag-gettopartists.json': () => music({ method: 'tag.getTopArtists', tag: 'rock', limit: 20 }),
+  'lastfm/tag-gettoptracks.json': () => music({ method: 'tag.getTopTracks', tag: 'rock', limit: 2 }),
+  'lastfm/track-search-page4.json': () => music({ method: 'track.search', track: 'river', limit: 5, page: 4 }),
   // Recorded while nothing played; every simulated user plays something now, which its list has besides.
   'lastfm/user-getrecenttracks-limit1.json': () => music({ method: 'user.getRecentTracks', user: 'us-0042', limit: 1 }),
   'lastfm/user-getrecenttracks-nowplaying-limit1.json': () => music({ method: 'user.getRecentTracks', user: 'us-0042', limit: 1 }),
