@@ -75,7 +75,7 @@ export function requireEnv(name: ServerVariable): string {
   const value = process.env[name];
   if (value === undefined || value === '') {
     throw new Error(
-      `${name} is ${value === '' ? 'empty' : 'not set'}. Point it at a running server (see README "Configuration"), start one with \`docker compose up -d\`, or try everything on throwaway servers with \`npm run demo\`.`,
+      `${name} is ${value === '' ? 'empty' : 'not set'}. Point it at a running server (see docs/configuration.md), start one with \`docker compose up -d\`, or try everything on throwaway servers with \`npm run demo\`.`,
     );
   }
   return checkedServerUrl(name, value);

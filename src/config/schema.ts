@@ -193,7 +193,7 @@ export const querySchema = z.strictObject({
   incremental: incrementalSchema.optional(),
   /** One run per value (a user, an artist, an address): see forEachSchema. */
   forEach: forEachSchema.optional(),
-  /** How its records are written (default: the job's, else merge); see README "Write modes". */
+  /** How its records are written (default: the job's, else merge); see docs/analytics.md, "Write modes". */
   mode: writeModeSchema.optional(),
 });
 

@@ -105,7 +105,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       const counted = await feedsync.runtime.storage.pool.query<{ n: string }>(`select count(*) as n from ${view}`);
       views.push([view, Object.keys(settings.columns).length, counted.rows[0]!.n]);
     }
-    if (views.length > 0) say(`typed views (the config's kinds; see README "The analytics feed"):\n${formatTable(['view', 'columns', 'rows'], views)}`);
+    if (views.length > 0) say(`typed views (the config's kinds; see docs/analytics.md):\n${formatTable(['view', 'columns', 'rows'], views)}`);
     const envelopes = await feedsync.runtime.storage.pool.query<EnvelopeCountRow>(countEnvelopes.with({}));
     say(`envelopes stored: ${envelopes.rows[0]?.n} pages, ${(Number(envelopes.rows[0]?.bytes) / 1e6).toFixed(1)} MB\n`);
 

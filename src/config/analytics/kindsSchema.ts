@@ -103,7 +103,7 @@ export const analyticsSchema = z.strictObject({
     .default('analytics'),
 });
 
-/** How a query's records are written: see README "Write modes". */
+/** How a query's records are written: see docs/analytics.md, "Write modes". */
 export const WRITE_MODES = ['merge', 'full_refresh', 'append'] as const;
 export const writeModeSchema = z.enum(WRITE_MODES, { error: (issue) => `${JSON.stringify(issue.input)} is not a write mode (have: ${WRITE_MODES.join(', ')})` });
 
