@@ -88,12 +88,14 @@ function notJson(raw: string, source: string, status: number, cause: unknown): U
   return new UpstreamError('unreadable', `response is not JSON: the body is ${describeText(raw, cause)}`, details);
 }
 
+/** Whether lower-cased `text` holds any of `fragments`, compared without case: how messages are told apart. */
+const holdsAny = (text: string, fragments: readonly string[]): boolean => fragments.some((fragment) => text.includes(fragment.toLowerCase()));
+
 /** The message of a success body that warns (see ResponseShape.warningMessages): the data came, but not as it should. */
 export function warningOf(read: ReadResponse, shape: ResponseShape): string | undefined {
   const message = read.envelope.message.trim();
   if (!read.ok || message === '' || !shape.warningMessages) return undefined;
-  const lower = message.toLowerCase();
-  return shape.warningMessages.some((fragment) => lower.includes(fragment.toLowerCase())) ? message : undefined;
+  return holdsAny(message.toLowerCase(), shape.warningMessages) ? message : undefined;
 }
 
 /** Text an upstream uses to explain an error: its message, its code, and its data when that is text (Etherscan's `result`). */
@@ -117,10 +119,9 @@ export function errorKindOf(read: ReadResponse, shape: ResponseShape, messages: 
   const byCode = codeKindOf(read, shape);
   if (byCode !== undefined) return byCode;
   const text = errorText(read);
-  const matches = (fragments: readonly string[]) => fragments.some((fragment) => text.includes(fragment.toLowerCase()));
-  if (matches(messages.authMessages)) return 'auth';
-  if (matches(messages.rateLimitedMessages)) return 'rate_limited';
-  if (matches(messages.temporaryMessages)) return 'temporary';
+  if (holdsAny(text, messages.authMessages)) return 'auth';
+  if (holdsAny(text, messages.rateLimitedMessages)) return 'rate_limited';
+  if (holdsAny(text, messages.temporaryMessages)) return 'temporary';
   return read.codeClass?.kind;
 }
 
@@ -138,7 +139,7 @@ export interface ErrorMessages {
 export function envelopeError(read: ReadResponse, shape: ResponseShape, messages: ErrorMessages, source: string, status: number, raw: string, scrub: (text: string) => string): UpstreamError {
   const kind = errorKindOf(read, shape, messages) ?? 'rejected';
   const text = errorText(read);
-  const hint = shape.hints?.find((known) => text.includes(known.message.toLowerCase()))?.hint;
+  const hint = shape.hints?.find((known) => holdsAny(text, [known.message]))?.hint;
   const code = read.errorCode === undefined ? '' : `, code ${scrub(read.errorCode)}`;
   const data = scalarText(read.envelope.data);
   const what = read.codeClass?.meaning ?? `status "${scrub(read.envelope.status)}"`;

@@ -1,4 +1,4 @@
-import type { Chain, TxOrder } from './Chain.js';
+import type { Chain, TxFacts, TxOrder } from './Chain.js';
 
 /** `transferFrom(address,address,uint256)`: its tx moves the tokens and then a fee, two transfers in one tx. */
 const TRANSFER_FROM = '23b872dd';
@@ -8,18 +8,6 @@ interface TransferAt {
   block: number;
   index: number;
   fee: boolean;
-}
-
-/** A tx as Chain writes it: the fields a transfer is made from. */
-interface ChainTx {
-  hash: string;
-  from: string;
-  to: string;
-  input: string;
-  gas: number;
-  gasPrice: string;
-  transactionIndex: number;
-  timeStamp: number;
 }
 
 /**
@@ -40,7 +28,7 @@ export class TokenTransfers {
     for (let block = first; block <= last; block++) {
       for (let within = 0; within < chain.txsPerAddressPerBlock; within++) {
         const index = chain.txIndexOfAddress(k, block, within);
-        const tx = this.txAt(block, index);
+        const tx = chain.txFacts(block, index);
         if (tx.input === '0x') continue;
         this.all.push({ block, index, fee: false });
         if (tx.input.slice(2, 10) === TRANSFER_FROM) this.all.push({ block, index, fee: true });
@@ -61,12 +49,8 @@ export class TokenTransfers {
       .join(',');
   }
 
-  private txAt(block: number, index: number): ChainTx {
-    return JSON.parse(this.chain.txJson(block, index)) as ChainTx;
-  }
-
   private itemJson({ block, index, fee }: TransferAt, head: number): string {
-    const tx = this.txAt(block, index);
+    const tx: TxFacts = this.chain.txFacts(block, index);
     const contract = this.chain.addressIndex(tx.to)!;
     const amount = BigInt(`0x${tx.input.slice(-16)}`);
     const recipient = this.chain.address((contract + 2 + (block % 5)) % this.chain.shape.activeAddresses);
@@ -84,11 +68,11 @@ export class TokenTransfers {
       tokenName: `Token ${contract}`,
       tokenSymbol: `TK${contract}`,
       tokenDecimal: '18',
-      transactionIndex: text(tx.transactionIndex),
+      transactionIndex: text(tx.index),
       gas: text(tx.gas),
       gasPrice: tx.gasPrice,
       gasUsed: text(Math.floor(tx.gas * 0.8)),
-      cumulativeGasUsed: text(Math.floor(tx.gas * 0.8) * (tx.transactionIndex + 1)),
+      cumulativeGasUsed: text(Math.floor(tx.gas * 0.8) * (tx.index + 1)),
       input: 'deprecated',
       confirmations: text(head - block),
     });
