@@ -140,6 +140,11 @@ export const sourceSchema = z
    * feedsync/<version> (+<contact>)` (Last.fm asks clients to identify themselves); without it, `feedsync/<version>`.
    */
   userAgent: userAgentContact.optional(),
+  /**
+   * Send each request's W3C `traceparent` (its span's) when tracing is on, so an upstream that
+   * traces sees feedsync's requests in the same trace. Off by default: some APIs refuse headers they do not know.
+   */
+  sendTraceparent: z.boolean().default(false),
   /** Also the size of the stored envelope, an `int` column. */
   maxResponseBytes: count(1).default(64 * 1024 * 1024),
   retry: retryPolicySchema.prefault({}),

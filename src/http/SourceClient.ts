@@ -13,6 +13,8 @@ import { parseRetryAfter } from './retryAfter.js';
 import { storedBody } from './storedBody.js';
 import { UpstreamError } from './UpstreamError.js';
 import { userAgentOf } from './userAgent.js';
+import { describeResponse, inRequestSpan } from './requestSpan.js';
+import { withTraceparent } from '../observability/tracing/spans.js';
 
 /** What to request: the query's parameters, or a next-page URL a response gave (which then carries them). */
 export interface PageRequest {
@@ -154,10 +156,10 @@ export class SourceClient {
   async fetchPage(params: Readonly<Record<string, string>>, nextUrl?: string): Promise<FetchedPage> {
     const request: PageRequest = nextUrl === undefined ? { params } : { params, nextUrl };
     const report = this.options.onRequestEnded;
-    if (!report) return this.request(request);
+    if (!report) return inRequestSpan(this.origin, () => this.request(request));
     const started = performance.now();
     try {
-      const page = await this.request(request);
+      const page = await inRequestSpan(this.origin, () => this.request(request));
       report('200', page.latencyMs);
       return page;
     } catch (error) {
@@ -172,6 +174,7 @@ export class SourceClient {
     const started = performance.now();
     const { statusCode, headers, body } = await this.receive(paths.sent);
     const latencyMs = performance.now() - started;
+    describeResponse(`${this.origin}${paths.shown}`, statusCode, body.length);
     const text = body.toString('utf8');
     // An upstream may echo the key (an error quoting the request, a record): nothing it says keeps it.
     const tally: ScrubTally = { replaced: 0 };
@@ -237,7 +240,8 @@ export class SourceClient {
     return new Promise((resolve, reject) => {
       const onDeadline = () => reject(this.timeoutError());
       deadline.addEventListener('abort', onDeadline, { once: true });
-      this.pool.request({ method: 'GET', path, headers: this.headers, signal: deadline }, (error, response) => {
+      const headers = this.config.sendTraceparent ? withTraceparent(this.headers) : this.headers;
+      this.pool.request({ method: 'GET', path, headers, signal: deadline }, (error, response) => {
         deadline.removeEventListener('abort', onDeadline);
         if (error) reject(error);
         else resolve(response);

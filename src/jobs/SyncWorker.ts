@@ -6,6 +6,7 @@ import { findJob, resolveQuery } from '../config/jobs/resolveQuery.js';
 import type { Config } from '../config/schema.js';
 import type { FeedsyncMetrics } from '../observability/FeedsyncMetrics.js';
 import type { Logger } from '../observability/logger.js';
+import { queueTelemetry } from '../observability/tracing/queueTelemetry.js';
 import { RunTakenOverError } from '../storage/pages/PageWrites.js';
 import type { RunStore } from '../storage/runStore.js';
 import type { NoticeToQueue, RunState } from '../storage/runs/runState.js';
@@ -94,6 +95,8 @@ export class SyncWorker {
       // them too (claimRuns), past a job queued again after Redis lost its data: syncQuery stops it there.
       maxStalledCount: settings.maxCrashes,
       autorun: false,
+      // A run's spans continue its tick's trace, carried in the job.
+      telemetry: queueTelemetry(),
     });
     // Every run in progress listens for shutdown on this signal.
     setMaxListeners(settings.concurrency + 10, this.shutdown.signal);

@@ -2,6 +2,7 @@ import type { Config, JobConfig } from '../config/schema.js';
 import type { OpenedTick } from '../storage/ticks/JobTicks.js';
 import type { RunStore } from '../storage/runStore.js';
 import { planTick, type TickRequest } from '../sync/planTick.js';
+import { inSpan } from '../observability/tracing/spans.js';
 import { queueOutboxDrain, type Queues, type SyncJobData } from './queues.js';
 
 /** Jobs per `addBulk` (one Redis transaction each). */
@@ -13,7 +14,16 @@ const BULK = 500;
  * the two leaves queued runs without a queue job, which the RunReconciler queues again. Returns
  * undefined when the tick had been started already (by another scheduler).
  */
-export async function launchTick(config: Config, store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>, queues: Queues, job: JobConfig, request: TickRequest): Promise<OpenedTick | undefined> {
+export function launchTick(config: Config, store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>, queues: Queues, job: JobConfig, request: TickRequest): Promise<OpenedTick | undefined> {
+  // The tick's trace: its runs' spans continue it across the queue.
+  return inSpan(`tick ${job.name}`, { attributes: { 'feedsync.job': job.name, 'feedsync.tick.trigger': request.trigger } }, async (span) => {
+    const opened = await openAndQueue(config, store, queues, job, request);
+    if (opened) span.setAttributes({ 'feedsync.tick.id': opened.tick.id, 'feedsync.tick.runs': opened.runs.length });
+    return opened;
+  });
+}
+
+async function openAndQueue(config: Config, store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>, queues: Queues, job: JobConfig, request: TickRequest): Promise<OpenedTick | undefined> {
   const plan = await planTick(config, job, store, request);
   const opened = await store.ticks.open(plan);
   if (!opened) return undefined;

@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import { Cluster } from 'ioredis';
 import type { WorkerConfig } from '../config/worker/workerSchema.js';
 import type { RedisClient } from '../redis/RedisTarget.js';
+import { queueTelemetry } from '../observability/tracing/queueTelemetry.js';
 
 export const SYNC_QUEUE = 'sync';
 export const NOTIFY_QUEUE = 'notify';
@@ -67,7 +68,7 @@ export function openQueues(connection: RedisClient, worker: WorkerConfig): Queue
   const streams = { events: { maxLen: worker.eventsMaxLen } };
   const prefix = worker.prefix;
   const names = queueNames(connection);
-  const sync = new Queue<SyncJobData>(names.sync, { connection, prefix, streams, defaultJobOptions: syncJobOptions(worker) });
+  const sync = new Queue<SyncJobData>(names.sync, { connection, prefix, streams, defaultJobOptions: syncJobOptions(worker), telemetry: queueTelemetry() });
   const notify = new Queue<NotifyJobData>(names.notify, { connection, prefix, streams, defaultJobOptions: notifyJobOptions() });
   sync.on('error', () => undefined);
   notify.on('error', () => undefined);

@@ -6,6 +6,8 @@ import type pg from 'pg';
 import { poolOf, type Database } from '../storage/database/database.js';
 import { columnsOf } from '../storage/database/columnsOf.js';
 import type { NoticeState } from './noticeLog.js';
+import { inDeliverySpan } from './deliverySpan.js';
+import { traceIdOf } from '../observability/tracing/spans.js';
 import { postNotice, type DeliveryAttempt } from './postNotice.js';
 import type { LeasedNoticeRow } from './statements/leasedNotice.js';
 import { findNextDue } from './statements/findNextDue.js';
@@ -80,7 +82,7 @@ export class NoticeOutbox {
     const deadline = AbortSignal.timeout(this.webhook.timeoutMs);
     // undici listens on it once per request in flight: a batch may hold more than Node's leak warning expects.
     setMaxListeners(defaultMaxListeners + leased.length, deadline);
-    const posted = await Promise.all(leased.map((notice) => postNotice(this.webhook, notice.id, notice.body, deadline)));
+    const posted = await Promise.all(leased.map((notice) => inDeliverySpan(this.webhook, notice, () => postNotice(this.webhook, notice.id, notice.body, deadline))));
     const outcomes = leased.map((notice, index) => this.outcomeOf(notice, posted[index]!));
     const params = columnsOf<(typeof outcomes)[number], RecordDeliveryAttemptsParams>(outcomes, (o) => ({
       noticeIds: o.id,
@@ -92,9 +94,9 @@ export class NoticeOutbox {
       delaysMs: o.state === 'pending' ? o.delayMs : 0,
     }));
     await this.pool.query(recordDeliveryAttempts.with(params));
-    return outcomes.map(({ id, state, attempt, attempts, delayMs, ageMs, runId, tickId }) => {
+    return outcomes.map(({ id, state, attempt, attempts, delayMs, ageMs, runId, tickId, traceparent }) => {
       this.onAttempt?.(state === 'pending' ? 'failed' : state);
-      const context = { noticeId: id, ...(runId ? { runId } : { tickId }), attempt: attempts };
+      const context = { noticeId: id, ...(runId ? { runId } : { tickId }), attempt: attempts, ...(traceparent ? { traceId: traceIdOf(traceparent) } : {}) };
       if (state === 'exhausted') this.logger.error({ ...context, error: attempt.error, ageMs }, 'notice exhausted: giving up delivery');
       else if (state === 'pending') this.logger.warn({ ...context, error: attempt.error, httpStatus: attempt.httpStatus, retryInMs: delayMs }, 'notice delivery failed; will retry');
       else this.logger.info({ ...context, httpStatus: attempt.httpStatus, latencyMs: attempt.latencyMs }, 'notice delivered');
@@ -111,7 +113,7 @@ export class NoticeOutbox {
     let state: NoticeState = 'pending';
     if (attempt.delivered) state = 'delivered';
     else if (attempt.gone || ageMs + delayMs > this.webhook.giveUpAfterMs) state = 'exhausted';
-    return { id: notice.id, runId: notice.run_id, tickId: notice.tick_id, attempt, attempts, ageMs, delayMs, state };
+    return { id: notice.id, runId: notice.run_id, tickId: notice.tick_id, traceparent: notice.traceparent, attempt, attempts, ageMs, delayMs, state };
   }
 
   /** How long a sender holds leased notices before another may try them: longer than any attempt. */

@@ -1,3 +1,4 @@
+import { traceparentOf } from '../observability/tracing/spans.js';
 import type { NoticeToQueue, RunState } from '../storage/runs/runState.js';
 
 export type NoticeType = 'sync.succeeded' | 'sync.partial' | 'sync.failed';
@@ -57,5 +58,7 @@ export function completionNotice(run: RunState): NoticeToQueue {
       warnings: run.warnings,
     },
   };
-  return { id: noticeIdFor(run.id), type, body: JSON.stringify(payload) };
+  // Made in the run's span: the notice's delivery continues its trace.
+  const traceparent = traceparentOf();
+  return { id: noticeIdFor(run.id), type, body: JSON.stringify(payload), ...(traceparent ? { traceparent } : {}) };
 }

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import type { WebhookConfig } from '../config/worker/webhookSchema.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
 import { webhookHeaders } from './signNotice.js';
+import { withTraceparent } from '../observability/tracing/spans.js';
 
 export interface DeliveryAttempt {
   delivered: boolean;
@@ -26,7 +27,8 @@ export async function postNotice(webhook: WebhookConfig, id: string, body: strin
   try {
     const response = await request(url, {
       method: 'POST',
-      headers: webhookHeaders(id, body, webhook.secret),
+      // The attempt's span (see inDeliverySpan) continues in a receiver that traces.
+      headers: withTraceparent(webhookHeaders(id, body, webhook.secret)),
       body,
       headersTimeout: webhook.timeoutMs,
       bodyTimeout: webhook.timeoutMs,

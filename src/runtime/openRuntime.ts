@@ -14,6 +14,8 @@ import { SourceRegistry } from '../sync/SourceRegistry.js';
 import { applyKindViews } from '../analytics/kindViews.js';
 import { configWarnings, producedKinds } from '../config/configWarnings.js';
 import { makeKindPartitions } from '../storage/records/recordsPartitions.js';
+import { flushTracing, startTracing } from '../observability/tracing/startTracing.js';
+import { FEEDSYNC_VERSION } from '../http/userAgent.js';
 
 /** The long-lived parts every command shares, opened once and closed together. */
 export interface Runtime {
@@ -45,7 +47,10 @@ export interface RuntimeOptions {
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   if (options.migrate ?? true) await migrateDatabase(options.databaseUrl);
   const sources = options.sources ?? new SourceRegistry(config);
-  const logger = options.logger ?? createLogger({ secrets: loggedSecrets(config, options) });
+  const secrets = loggedSecrets(config, options);
+  const logger = options.logger ?? createLogger({ secrets });
+  // Spans leave the process as log lines do: the same secrets are scrubbed from them.
+  startTracing(secrets, FEEDSYNC_VERSION);
   const storage = openStorage(options.databaseUrl, { max: options.poolSize });
   // A process that brings the schema up to date brings its kinds' partitions and views, and the stored keys, with it.
   if (options.migrate ?? true) {
@@ -72,11 +77,12 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     async close() {
       await sources.close();
       await storage.close();
+      await flushTracing();
     },
   };
 }
 
-/** What the log scrubs: the config's secrets and the connections' own (a Redis client quotes its password back in a failed AUTH's error). */
+/** What the log and the exported spans scrub: the config's secrets and the connections' own (a Redis client quotes its password back in a failed AUTH's error). */
 function loggedSecrets(config: Config, options: RuntimeOptions): SecretScrubber {
   const redis = redisSecrets(options.redis);
   const connections = connectionSecrets([options.databaseUrl, ...redis.urls], process.env.DASHBOARD_PASSWORD);

@@ -12,6 +12,7 @@ import { highestValue, pageOrder } from './incrementalOrder.js';
 import type { PageSource, PreparedPage } from './PagesAhead.js';
 import { pageRecords } from './pageRecords.js';
 import { pageDerivation } from './recordsDerivation.js';
+import { inFetchSpan } from '../observability/tracing/runSpans.js';
 
 export interface PreparePagesOptions {
   query: ResolvedQuery;
@@ -46,16 +47,22 @@ export function preparePages(options: PreparePagesOptions): PageSource {
   const requestAt = (at: PagePosition) => paginator.request(baseParams, at);
   return {
     fetch: (at, page, dropped) =>
-      fetchWithRetries(options.client, requestAt(at), query.source.retry, options.gate, {
-        // Only guessed requests (from a run's fourth page) pay for a combined signal.
-        signal: dropped ? AbortSignal.any([options.signal, dropped]) : options.signal,
-        onRetry: (error, retry, delayMs) => {
-          log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
-          options.onSecretsScrubbed?.(error.secretsScrubbed);
-          options.onRetry?.(error, retry, delayMs);
-        },
-        onRateLimitWait: options.onRateLimitWait,
-      }),
+      inFetchSpan(page, (span) =>
+        fetchWithRetries(options.client, requestAt(at), query.source.retry, options.gate, {
+          // Only guessed requests (from a run's fourth page) pay for a combined signal.
+          signal: dropped ? AbortSignal.any([options.signal, dropped]) : options.signal,
+          onRetry: (error, retry, delayMs) => {
+            log.warn({ err: { kind: error.kind, message: error.message, excerpt: error.excerpt }, retry, delayMs, page }, 'retrying request');
+            options.onSecretsScrubbed?.(error.secretsScrubbed);
+            options.onRetry?.(error, retry, delayMs);
+            span.onRetry(error.kind, retry, delayMs);
+          },
+          onRateLimitWait: (waitedMs) => {
+            options.onRateLimitWait?.(waitedMs);
+            span.onRateLimitWait(waitedMs);
+          },
+        }),
+      ),
     prepare: (at, page, fetched) => prepareFetched(options, at, page, fetched),
     guessNext: query.paging.guessNextPage ? (at) => paginator.guessNext?.(at) : () => undefined,
     sameRequest: (a, b) => JSON.stringify(requestAt(a)) === JSON.stringify(requestAt(b)),

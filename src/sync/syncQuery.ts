@@ -17,6 +17,7 @@ import { recordsDerivation } from './recordsDerivation.js';
 import { incrementalStart, type RunCheckpoint } from './runCheckpoint.js';
 import { CrashedTooOftenError, failureOf, isFinalFailure, QueryChangedError, recordOf, SyncInterruptedError, type RunAttempts } from './runFailures.js';
 import { RunProgress } from './RunProgress.js';
+import { inRunSpan, inStoreSpan } from '../observability/tracing/runSpans.js';
 import { ScrubbedSecrets } from './ScrubbedSecrets.js';
 import { UpstreamWarnings } from './UpstreamWarnings.js';
 import { shortfallOf, type PagingEnd, type RunStopReason, type Shortfall } from './runShortfall.js';
@@ -89,9 +90,15 @@ interface RunContext {
  * stores each page with the checkpoint in one transaction. The run's final status and its
  * completion notice are written together.
  */
-export async function syncQuery(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
+export function syncQuery(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
+  const subject = { job: query.job, source: query.sourceName, runKey: identity.runKey, queryIndex: query.queryIndex };
+  return inRunSpan(subject, (traceId) => attemptRun(query, traceId === undefined ? identity : { ...identity, traceId }, options));
+}
+
+async function attemptRun(query: ResolvedQuery, identity: RunIdentity, options: SyncQueryOptions): Promise<RunSummary> {
   const run = await outlasting(options, options.logger, () => options.store.claims.claim(identity));
-  const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt });
+  const traced = identity.traceId === undefined ? {} : { traceId: identity.traceId };
+  const log = options.logger.child({ runId: run.id, job: query.job, source: query.sourceName, queryIndex: query.queryIndex, attempt: run.attempt, ...traced });
   const context: RunContext = { query, run, log, options, started: performance.now(), secrets: new ScrubbedSecrets(), warnings: new UpstreamWarnings(log) };
   if (isEnded(run.status)) {
     log.info({ runKey: run.runKey, status: run.status }, 'run already ended; not running it again');
@@ -193,7 +200,7 @@ async function storePages(context: RunContext, progress: RunProgress): Promise<P
         ...(advance.done ? { end: { stopReason: advance.reason, expectedTotal: prepared.expectedTotal } } : {}),
       };
       const page = { ...envelope, kind: query.records.kind, records, derivation, checkpoint: nextCheckpoint, cursorValue, writeMode };
-      const stored = await outlasting(options, log, () => options.store.pages.storePage(run.id, progress.pages, page, query.sourceName));
+      const stored = await inStoreSpan(progress.pages + 1, () => outlasting(options, log, () => options.store.pages.storePage(run.id, progress.pages, page, query.sourceName)));
       progress.pageStored(stored, cursorValue, ascending);
       if (advance.done) end = { stopReason: advance.reason, expectedTotal: prepared.expectedTotal };
       log.debug({ page: progress.pages, ...stored.counts, proven: stored.records === undefined, bytes: envelope.bytes, latencyMs: Math.round(envelope.latencyMs) }, 'page stored');

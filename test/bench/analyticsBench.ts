@@ -8,15 +8,13 @@
 import pg from 'pg';
 import { applyKindViews } from '../../src/analytics/kindViews.js';
 import { kindsSectionSchema } from '../../src/config/analytics/kindsSchema.js';
-import { ensureLocalStack } from '../../src/localstack/localStack.js';
-import { migrateDatabase } from '../../src/storage/database/database.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob } from './benchConfig.js';
 import { writeBenchmarksPage } from './benchmarksPage.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { mergeModeResults, targetOf } from './modeResults.js';
 import { median } from './report.js';
 import { emptyFeedsyncTables, settleDatabase } from './settleDatabase.js';
-import { startSimulatorProcess } from './simulatorProcess.js';
+import { withBenchStack } from './benchStack.js';
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
@@ -100,13 +98,7 @@ export async function runAnalyticsBench(args: readonly string[]): Promise<void> 
   const rows = rowsAt >= 0 ? Number(args[rowsAt + 1]) : DEFAULT_ROWS;
   if (!Number.isInteger(rows) || rows < 1) throw new Error(`--analytics-rows must be a whole number of rows, got "${args[rowsAt + 1]}"`);
   say(`feedsync bench --analytics: ${rows.toLocaleString('en-US')} records; starting Redis, Postgres (or REDIS_URL / DATABASE_URL) and the simulator…`);
-  const stack = await ensureLocalStack();
-  const simulator = await startSimulatorProcess();
-  try {
-    const sim = simulator.urls;
-    const { redisUrl, databaseUrl } = stack;
-    await migrateDatabase(databaseUrl);
-    const servers = { webhookBaseUrl: sim.webhookBaseUrl, simulatorPid: simulator.pid, redisUrl, databaseUrl };
+  await withBenchStack(async ({ sim, databaseUrl, servers }) => {
 
     // 1. What keeping the typed table costs a first sync: with the kind's columns and without, alternately, each into emptied tables.
     const job = txListJob('tx-typed', FIRST_SYNC_RECORDS, 0, 1000);
@@ -212,8 +204,5 @@ export async function runAnalyticsBench(args: readonly string[]): Promise<void> 
     } finally {
       await client.end();
     }
-  } finally {
-    await simulator.stop();
-    await stack.stop();
-  }
+  });
 }

@@ -35,6 +35,8 @@ interface Results {
     storageVsRecords: number;
     firstSync: { withColumnsRecordsPerS: number[]; withoutColumnsRecordsPerS: number[]; ratios: number[] };
   };
+  /** From `npm run bench -- --tracing`, when it has run. */
+  tracing?: { records: number; tracedRecordsPerS: number[]; untracedRecordsPerS: number[]; ratios: number[]; spanBytes: number[] };
   figures: {
     e2eRecordsPerS: number;
     resyncRecordsPerS: number;
@@ -70,6 +72,17 @@ function scaleLine(results: Results): string[] {
   ];
 }
 
+/** The tracing mode's figures, where the results have them. */
+function tracingLine(results: Results): string[] {
+  const { tracing } = results;
+  if (!tracing) return [];
+  const rates = (values: number[]) => values.map((value) => value.toLocaleString('en-US')).join(' / ');
+  const kib = Math.round(Math.max(...tracing.spanBytes) / 1024).toLocaleString('en-US');
+  return [
+    `Tracing (\`--tracing\`): a first sync of ${tracing.records.toLocaleString('en-US')} with every span sampled and exported over OTLP ${rates(tracing.tracedRecordsPerS)} records/s (up to ${kib} KiB of spans a sync), without tracing ${rates(tracing.untracedRecordsPerS)}: ×${tracing.ratios.join(' / ×')}.`,
+  ];
+}
+
 /** The analytics mode's figures, where the results have them. */
 function analyticsLine(results: Results): string[] {
   const { analytics } = results;
@@ -92,6 +105,7 @@ export function resultsBlock(results: Results): string {
     ...hostsLine(results.figures),
     ...scaleLine(results),
     ...analyticsLine(results),
+    ...tracingLine(results),
     '',
     row(['target', 'wanted', 'value', 'met']),
     row(['---', '---', '---', '---']),

@@ -1,14 +1,12 @@
 /**
- * `npm run bench [-- --quick] [-- --cpu-prof-dir DIR]`, or `npm run bench -- --scale` (see
- * scaleBench.ts): feedsync's throughput and memory against
+ * `npm run bench [-- --quick] [-- --cpu-prof-dir DIR]`, or a mode of its own: `-- --scale` (scaleBench.ts),
+ * `-- --analytics` (analyticsBench.ts), `-- --tracing` (tracingBench.ts). The full bench: feedsync's throughput and memory against
  * its limits on this machine, in one run. Upstream is the bundled simulator in a child process;
  * Redis and Postgres are throwaway local servers (or REDIS_URL / DATABASE_URL). Prints one table
  * and writes test/bench/results.json (results.quick.json with --quick).
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ensureLocalStack } from '../../src/localstack/localStack.js';
-import { migrateDatabase } from '../../src/storage/database/database.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob, type TxListJob } from './benchConfig.js';
 import { machine, versions } from './environment.js';
 import { writeBenchmarksPage } from './benchmarksPage.js';
@@ -23,13 +21,15 @@ import { measureQueue } from './queueLimit.js';
 import { measureRateBudget, type RateBudget, type RateBudgetSetting } from './rateBudget.js';
 import { buildReport, formatReport, median, resyncRatio, type RunPair, type Sizes } from './report.js';
 import { emptyFeedsyncTables } from './settleDatabase.js';
-import { startSimulatorProcess, type SimulatorUrls } from './simulatorProcess.js';
+import type { SimulatorUrls } from './simulatorProcess.js';
+import { withBenchStack } from './benchStack.js';
 import { measureSimulatorStart } from './simulatorStart.js';
 import { measureStorageGrowth } from './storageGrowth.js';
 import type { TxQuery } from './txPages.js';
 import { measureUpsert } from './upsertLimit.js';
 import { runScaleBench } from './scaleBench.js';
 import { runAnalyticsBench } from './analyticsBench.js';
+import { runTracingBench } from './tracingBench.js';
 import { keptModeResults } from './modeResults.js';
 
 const args = process.argv.slice(2);
@@ -39,6 +39,10 @@ if (args.includes('--scale')) {
 }
 if (args.includes('--analytics')) {
   await runAnalyticsBench(args);
+  process.exit(0);
+}
+if (args.includes('--tracing')) {
+  await runTracingBench(args);
   process.exit(0);
 }
 const quick = args.includes('--quick');
@@ -71,18 +75,13 @@ function txQuery(sim: SimulatorUrls, job: TxListJob): TxQuery {
 
 const benchStarted = performance.now();
 say(`feedsync bench${quick ? ' --quick' : ''}: starting Redis, Postgres (or REDIS_URL / DATABASE_URL) and the simulator…`);
-const stack = await ensureLocalStack();
-const simulator = await startSimulatorProcess();
-try {
-  const sim = simulator.urls;
-  const { redisUrl, databaseUrl } = stack;
-  await migrateDatabase(databaseUrl);
+await withBenchStack(async ({ sim, redisUrl, databaseUrl, servers: shared }) => {
   const env = { machine: machine(), versions: await versions(databaseUrl, redisUrl) };
   say('simulator start in this process, default sizes vs a hundredth…');
   const simulatorStart = await measureSimulatorStart();
   say(`   ${simulatorStart.defaultMs.toFixed(1)} ms vs ${simulatorStart.hundredthMs.toFixed(1)} ms`);
   /** What every measured run shares: the servers, the simulator, the node flags. */
-  const servers = { webhookBaseUrl: sim.webhookBaseUrl, simulatorPid: simulator.pid, redisUrl, databaseUrl, nodeArgs };
+  const servers = { ...shared, nodeArgs };
 
   say(`1. limits: raw fetch + parse of ${SIZES.big.toLocaleString('en-US')} txs at limit 1000…`);
   const fetchParse = await measureFetchParse(txQuery(sim, BIG));
@@ -91,7 +90,7 @@ try {
   const upsert = await measureUpsert(databaseUrl, txQuery(sim, BIG));
   say(`   best ${upsert.best}: ${Math.round(upsert.bestPerS)} records/s`);
   say('1. limits: pipelined ceiling, the same pages fetched ahead and stored over parallel connections (COPY, unnest + lines)…');
-  const ceiling = await measurePipelinedCeiling(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), simulator.pid);
+  const ceiling = await measurePipelinedCeiling(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), servers.simulatorPid);
   say(`   ${ceiling.passes.map((pass) => `${pass.method} ${Math.round(pass.recordsPerS)}`).join(', ')} records/s`);
   say(`1. limits: BullMQ, ${SIZES.queueJobs} jobs with an empty processor…`);
   const queue = await measureQueue(redisUrl, SIZES.queueJobs, SIZES.queueConcurrency);
@@ -118,7 +117,7 @@ try {
     if (pair > 1) await emptyFeedsyncTables(databaseUrl);
     const of = nthOf('pair', pair, SIZES.bigPairs);
     say(`1. the pipelined ceiling (${ceiling.best.method}) again, before feedsync's run${of}…`);
-    const pairCeiling = await measureCeilingPass(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), simulator.pid, ceiling.best.method);
+    const pairCeiling = await measureCeilingPass(databaseUrl, txQuery(sim, BIG), expectedRecords(BIG), servers.simulatorPid, ceiling.best.method);
     say(`   ${Math.round(pairCeiling.recordsPerS)} records/s`);
     say(`2. naive loop over ${SIZES.naive} records, just before feedsync's run${of}…`);
     const naive = await measureNaiveLoop(databaseUrl, txQuery(sim, txListJob('naive', SIZES.naive, 0, 1000)));
@@ -222,7 +221,4 @@ try {
   await writeFile(file, `${JSON.stringify(quick ? report : await keptModeResults(report), null, 2)}\n`);
   if (!quick) await writeBenchmarksPage();
   say(`\n${formatReport(report)}results: ${file}`);
-} finally {
-  await simulator.stop();
-  await stack.stop();
-}
+});

@@ -9,9 +9,9 @@ export interface Target {
   met: boolean;
 }
 
-/** What a bench mode of its own (`--scale`, `--analytics`) adds to results.json: a section, figures and targets. */
+/** What a bench mode of its own (`--scale`, `--analytics`, `--tracing`) adds to results.json: a section, figures and targets. */
 export interface ModeResults {
-  section: 'scale' | 'analytics';
+  section: 'scale' | 'analytics' | 'tracing';
   data: unknown;
   figures: Record<string, number>;
   targets: Target[];
@@ -47,7 +47,7 @@ export async function keptModeResults<Report extends { figures: Record<string, u
   const previous = await readResults();
   if (!previous) return report;
   let kept: Report = report;
-  for (const section of ['scale', 'analytics'] as const) {
+  for (const section of ['scale', 'analytics', 'tracing'] as const) {
     const data = previous[section] as { targetNames?: string[]; figureNames?: string[] } | undefined;
     if (!data) continue;
     const figures = Object.fromEntries((data.figureNames ?? []).map((name) => [name, previous.figures[name]]));

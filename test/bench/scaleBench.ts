@@ -5,14 +5,12 @@
  * two targets), which a full bench keeps.
  */
 import pg from 'pg';
-import { ensureLocalStack } from '../../src/localstack/localStack.js';
-import { migrateDatabase } from '../../src/storage/database/database.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob, type TxListJob } from './benchConfig.js';
 import { RESULTS_FILE, writeBenchmarksPage } from './benchmarksPage.js';
 import { mergeModeResults, targetOf } from './modeResults.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { emptyFeedsyncTables, settleDatabase } from './settleDatabase.js';
-import { startSimulatorProcess } from './simulatorProcess.js';
+import { withBenchStack } from './benchStack.js';
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
@@ -88,13 +86,7 @@ export async function runScaleBench(args: readonly string[]): Promise<void> {
   const filler = rowsAt >= 0 ? Number(args[rowsAt + 1]) : DEFAULT_FILLER;
   if (!Number.isInteger(filler) || filler < 0) throw new Error(`--scale-rows must be a whole number of rows, got "${args[rowsAt + 1]}"`);
   say(`feedsync bench --scale: ${filler.toLocaleString('en-US')} filler rows; starting Redis, Postgres (or REDIS_URL / DATABASE_URL) and the simulator…`);
-  const stack = await ensureLocalStack();
-  const simulator = await startSimulatorProcess();
-  try {
-    const sim = simulator.urls;
-    const { redisUrl, databaseUrl } = stack;
-    await migrateDatabase(databaseUrl);
-    const servers = { webhookBaseUrl: sim.webhookBaseUrl, simulatorPid: simulator.pid, redisUrl, databaseUrl };
+  await withBenchStack(async ({ sim, databaseUrl, servers }) => {
     const run = async (label: string, job: TxListJob, expectedNew: number): Promise<MeasuredRuns> => {
       const { tree, webhookUuid } = benchConfigTree({ sim, txJobs: [job], concurrency: TX_RUN_CONCURRENCY });
       say(`${label}…`);
@@ -142,10 +134,7 @@ export async function runScaleBench(args: readonly string[]): Promise<void> {
     say(`\nfirst sync, records holding ${(filler + SYNCED).toLocaleString('en-US')} rows of other kinds vs empty: ×${firstRatio} (wanted >= ${FIRST_SYNC_WANTED})`);
     say(`unchanged re-sync, its kind holding ${(filler + SYNCED).toLocaleString('en-US')} vs 1M: ×${resyncRatio} (wanted >= ${RESYNC_WANTED})`);
     say(`bytes per record: ${JSON.stringify(sizes)}; results: ${RESULTS_FILE}`);
-  } finally {
-    await simulator.stop();
-    await stack.stop();
-  }
+  });
 }
 
 /** The targets the scale mode adds to results.json's. */

@@ -191,6 +191,17 @@ describe('the run history page, in Chromium', () => {
     expect(await page.locator('#run-warnings li').allInnerTexts()).toEqual([warning]);
   });
 
+  it("shows a traced run's trace id, and nothing of a trace for an untraced one", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const { rows } = await database.pool.query<{ id: string }>(`update sync_runs set trace_id = $1 where job = 'dirty' returning id`, [traceId]);
+    expect(rows.length).toBeGreaterThan(0);
+    const traced = await open(`/runs/${rows[0]!.id}`);
+    expect(await traced.locator('#run-trace').innerText()).toBe(traceId);
+    const { rows: untraced } = await database.pool.query<{ id: string }>(`select id from sync_runs where trace_id is null limit 1`);
+    const plain = await open(`/runs/${untraced[0]!.id}`);
+    expect(await plain.locator('#run-trace').count()).toBe(0);
+  });
+
   it('marks a partial run and its tick apart from failed ones, and shows why it did not get everything', async () => {
     const page = await open('/runs/jobs/capped');
     expect(await page.locator('#ticks tbody tr').first().getAttribute('class')).toBe('partial');

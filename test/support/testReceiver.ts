@@ -31,6 +31,14 @@ export interface TestReceiver {
 
 const answerOk = (response: ServerResponse): void => void response.end();
 
+/** An answer of 200 with `body` as JSON: a receiver standing in for an upstream. */
+export const answerJson =
+  (body: unknown) =>
+  (response: ServerResponse): void => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(body));
+  };
+
 export async function startTestReceiver(): Promise<TestReceiver> {
   const receiver: TestReceiver = {
     baseUrl: '',

@@ -33,6 +33,7 @@ ${run.warnings.length > 0 ? html`<div class="warning" id="run-warnings">The upst
 <dt>started</dt><dd>${formatTime(run.started_at)}${run.scheduled_for ? html` <span class="muted">scheduled for ${formatTime(run.scheduled_for)}</span>` : ''}</dd>
 <dt>finished</dt><dd>${formatTime(run.finished_at)}${run.finished_at ? ` (took ${formatDuration(between(run.started_at, run.finished_at))})` : ''}</dd>
 <dt>stopped because</dt><dd>${run.stop_reason ?? ''}</dd>
+${run.trace_id ? html`<dt>trace</dt><dd><code id="run-trace">${run.trace_id}</code> <span class="muted">OpenTelemetry trace id of its latest attempt</span></dd>` : ''}
 <dt>records</dt><dd>${formatCount(run.records_new)} new, ${formatCount(run.records_updated)} updated, ${formatCount(run.records_unchanged)} unchanged${run.records_skipped ? `, ${formatCount(run.records_skipped)} skipped into dead_letters` : ''}</dd>
 </dl></section>
 ${pagesSection(view)}

@@ -17,6 +17,8 @@ export interface RunDetailRow extends RunListRow {
   records_skipped: number;
   /** What the upstream said beside the data it sent, each once. */
   warnings: string[];
+  /** The OpenTelemetry trace of its latest attempt; null while tracing is off. */
+  trace_id: string | null;
   notice_id: string | null;
   /** Whether the notice reports the run's tick (job notices) rather than the run alone. */
   notice_for_tick: boolean | null;
@@ -30,9 +32,9 @@ export interface RunDetailRow extends RunListRow {
 
 /** One run, with the notice that reports it: its own, or else its tick's. */
 export const readRun = new NamedStatement<ReadRunParams>(
-  'feedsync_history_run_v2',
+  'feedsync_history_run_v3',
   `select r.id, r.run_key, r.job, r.source, r.query_index, r.query, r.fan_value, r.tick_id, r.status, r.attempt, r.crashes, r.pages,
-      r.records_new, r.records_updated, r.records_unchanged, r.records_skipped, r.scheduled_for, r.started_at, r.finished_at, r.stop_reason, r.error_kind, r.error, r.warnings,
+      r.records_new, r.records_updated, r.records_unchanged, r.records_skipped, r.scheduled_for, r.started_at, r.finished_at, r.stop_reason, r.error_kind, r.error, r.warnings, r.trace_id,
       n.id as notice_id, n.tick_id is not null as notice_for_tick, n.type as notice_type, n.state as notice_state, n.attempts as notice_attempts, n.created_at as notice_created_at,
       n.delivered_at as notice_delivered_at, n.last_error as notice_last_error
     from sync_runs r

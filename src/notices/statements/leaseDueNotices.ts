@@ -6,7 +6,7 @@ import { LEASED_COLUMNS } from './leasedNotice.js';
  * sender is leasing at this moment are skipped, not waited for.
  */
 export const leaseDueNotices = new NamedStatement<{ count: number; leaseMs: number }>(
-  'feedsync_notice_lease_due_v2',
+  'feedsync_notice_lease_due_v3',
   `update notices set next_attempt_at = now() + :leaseMs::int * interval '1 millisecond'
     where id in (
       select id from notices where state = 'pending' and next_attempt_at <= now()

@@ -5,8 +5,10 @@ export interface LeasedNoticeRow {
   run_id: string | null;
   tick_id: string | null;
   body: string;
+  /** The trace its delivery continues (see notices.traceparent). */
+  traceparent: string | null;
   attempts: number;
   created_at: Date;
 }
 
-export const LEASED_COLUMNS = 'id, run_id, tick_id, body, attempts, created_at';
+export const LEASED_COLUMNS = 'id, run_id, tick_id, body, traceparent, attempts, created_at';

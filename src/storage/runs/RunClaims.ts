@@ -4,7 +4,7 @@ import type { DatabaseClock } from '../database/DatabaseClock.js';
 import type { ChangeHorizons } from '../records/ChangeHorizons.js';
 import { NaturalBatcher } from '../database/NaturalBatcher.js';
 import { runStateOf, type RunIdentity, type RunRow, type RunState } from './runState.js';
-import { claimRuns, type ClaimedRunRow, type ClaimRunsParams } from './statements/claimRuns.js';
+import { claimRuns, type ClaimedRunRow, type ClaimRunsParams, type RunIdentityColumns } from './statements/claimRuns.js';
 import { findRunByKey } from './statements/findRunByKey.js';
 
 /**
@@ -42,7 +42,7 @@ export class RunClaims {
   }
 
   private async claimBatch(identities: readonly RunIdentity[]): Promise<(ClaimedRunRow | undefined)[]> {
-    const params = columnsOf<RunIdentity, ClaimRunsParams>(identities, identityColumns);
+    const params = columnsOf<RunIdentity, ClaimRunsParams>(identities, (identity) => ({ ...identityColumns(identity), traceIds: identity.traceId ?? null }));
     const { rows } = await this.pool.query<ClaimedRunRow>(claimRuns.with(params));
     if (rows[0]) {
       this.clock.observe(rows[0].now);
@@ -54,7 +54,7 @@ export class RunClaims {
 }
 
 /** A run's identity as the columns of the statements that create runs (claimRuns, insertTickRuns). */
-export function identityColumns(identity: RunIdentity): { [Column in keyof ClaimRunsParams]: ClaimRunsParams[Column][number] } {
+export function identityColumns(identity: RunIdentity): { [Column in keyof RunIdentityColumns]: RunIdentityColumns[Column][number] } {
   return {
     ids: identity.id ?? null,
     runKeys: identity.runKey,

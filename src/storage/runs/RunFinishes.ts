@@ -91,6 +91,7 @@ export class RunFinishes {
         noticeIds: notice?.id ?? null,
         noticeTypes: notice?.type ?? null,
         noticeBodies: notice?.body ?? null,
+        noticeTraceparents: notice?.traceparent ?? null,
         crashes: outcome.crashes ?? null,
       };
     });

@@ -15,6 +15,8 @@ export interface RunIdentity {
   tickId?: string;
   /** A fan-out query's value for this run. */
   value?: string;
+  /** The OpenTelemetry trace of this attempt, kept on the run's row (`trace_id`) when recorded. */
+  traceId?: string;
 }
 
 /** A run that has ended for good: nothing writes its status again. */
@@ -82,6 +84,8 @@ export interface NoticeToQueue {
   id: string;
   type: string;
   body: string;
+  /** The W3C trace context it was made in (its run's span), which its delivery continues; absent while tracing is off. */
+  traceparent?: string;
 }
 
 /** sync_runs as the statements that read whole runs return it (RUN_COLUMNS). */

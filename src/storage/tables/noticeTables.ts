@@ -14,6 +14,8 @@ export const notices = pgTable(
     type: text('type').notNull(),
     /** The exact bytes posted, so every attempt sends (and signs) the same body. */
     body: text('body').notNull(),
+    /** The W3C trace context the notice was made in (its run's span): each delivery attempt's span continues that trace. */
+    traceparent: text('traceparent'),
     state: text('state', { enum: ['pending', 'delivered', 'exhausted'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),

@@ -32,6 +32,8 @@ export const jobTicks = pgTable(
     recordsSkipped: bigint('records_skipped', { mode: 'number' }).notNull().default(0),
     /** Why the tick could not queue its runs (a fan-out field no stored record has). */
     error: text('error'),
+    /** The W3C trace context of the tick's span, which its notice's delivery continues; null while tracing is off. */
+    traceparent: text('traceparent'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
@@ -88,6 +90,8 @@ export const syncRuns = pgTable(
     recordsDeleted: integer('records_deleted').notNull().default(0),
     /** What the upstream said beside data it sent (Etherscan's throttled key), each once: the run still gets everything. */
     warnings: text('warnings').array().notNull().default(sql`'{}'::text[]`),
+    /** The OpenTelemetry trace of the run's latest attempt (32 hex digits); null while tracing is off. */
+    traceId: text('trace_id'),
     /** Paging position after the last stored page; a retried run resumes from it. */
     checkpoint: jsonb('checkpoint'),
     /** Highest incremental field value stored by this run. */

@@ -14,6 +14,7 @@ import { countEndedRuns, endTicksNow, type TickNoticeFor } from './tickEnding.js
 import { findUncountedTicks } from './statements/findUncountedTicks.js';
 import { tickStateOf, type TickPlan, type TickRow, type TickState } from './tickState.js';
 import { inTransaction } from '../database/transaction.js';
+import { traceparentOf } from '../../observability/tracing/spans.js';
 
 /** A run of an opened tick, as created: queued, with its id. */
 export interface TickRun {
@@ -83,6 +84,8 @@ export class JobTicks {
           runsTotal: plan.runs.length + plan.skipped,
           runsSkipped: plan.skipped,
           error: plan.error ?? null,
+          // Opened in the tick's span (launchTick): its notice's delivery continues this trace.
+          traceparent: traceparentOf() ?? null,
         }),
       );
       const row = inserted.rows[0];

@@ -16,6 +16,7 @@ export interface FinishRunsParams {
   noticeIds: (string | null)[];
   noticeTypes: (string | null)[];
   noticeBodies: (string | null)[];
+  noticeTraceparents: (string | null)[];
   crashes: (number | null)[];
 }
 
@@ -38,11 +39,11 @@ export interface FinishedRunRow {
  * from ending before it started.
  */
 export const finishRuns = new NamedStatement<FinishRunsParams>(
-  'feedsync_finish_writes_v10',
+  'feedsync_finish_writes_v11',
   `with outcome as (
       select * from unnest(:runIds::uuid[], :versions::text[], :statuses::text[], :finishedAts::timestamptz[], :stopReasons::text[], :errorKinds::text[],
-          :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[], :crashes::int[])
-        as t(id, version, status, finished_at, stop_reason, error_kind, error, cursor_field, cursor_value, notice_id, notice_type, notice_body, crashes)
+          :errors::text[], :cursorFields::text[], :cursorValues::text[], :noticeIds::text[], :noticeTypes::text[], :noticeBodies::text[], :noticeTraceparents::text[], :crashes::int[])
+        as t(id, version, status, finished_at, stop_reason, error_kind, error, cursor_field, cursor_value, notice_id, notice_type, notice_body, notice_traceparent, crashes)
     ),
     run as (
       update sync_runs s
@@ -60,8 +61,8 @@ export const finishRuns = new NamedStatement<FinishRunsParams>(
       on conflict (job, query_key) do update set field = excluded.field, value = excluded.value, run_id = excluded.run_id, updated_at = excluded.updated_at
     ),
     notice as (
-      insert into notices (id, run_id, type, body)
-      select o.notice_id, r.id, o.notice_type, o.notice_body from run r join outcome o on o.id = r.id where o.notice_id is not null
+      insert into notices (id, run_id, type, body, traceparent)
+      select o.notice_id, r.id, o.notice_type, o.notice_body, o.notice_traceparent from run r join outcome o on o.id = r.id where o.notice_id is not null
       on conflict do nothing
     )
     select id, tick_id, status, records_new, records_updated, records_unchanged, records_skipped from run`,

@@ -10,6 +10,8 @@ export interface InsertTickParams {
   runsTotal: number;
   runsSkipped: number;
   error: string | null;
+  /** The tick's span's W3C trace context (see job_ticks.traceparent). */
+  traceparent: string | null;
 }
 
 /**
@@ -17,9 +19,9 @@ export interface InsertTickParams {
  * (another scheduler fired it first).
  */
 export const insertTick = new NamedStatement<InsertTickParams>(
-  'feedsync_insert_tick_v1',
-  `insert into job_ticks (id, tick_key, job, trigger, scheduled_for, runs_total, runs_done, runs_skipped, error)
-    values (:id::uuid, :tickKey::text, :job::text, :trigger::text, :scheduledFor::timestamptz, :runsTotal::int, :runsSkipped::int, :runsSkipped::int, :error::text)
+  'feedsync_insert_tick_v2',
+  `insert into job_ticks (id, tick_key, job, trigger, scheduled_for, runs_total, runs_done, runs_skipped, error, traceparent)
+    values (:id::uuid, :tickKey::text, :job::text, :trigger::text, :scheduledFor::timestamptz, :runsTotal::int, :runsSkipped::int, :runsSkipped::int, :error::text, :traceparent::text)
     on conflict (tick_key) do nothing
     returning ${TICK_COLUMNS}`,
 );

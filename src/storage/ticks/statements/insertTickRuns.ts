@@ -1,7 +1,8 @@
 import { NamedStatement } from '../../database/NamedStatement.js';
-import type { ClaimRunsParams } from '../../runs/statements/claimRuns.js';
+import type { RunIdentityColumns } from '../../runs/statements/claimRuns.js';
 
-export type InsertTickRunsParams = ClaimRunsParams;
+/** A tick's runs are queued, not yet attempted: they have no trace of their own yet. */
+export type InsertTickRunsParams = RunIdentityColumns;
 
 /** Creates a tick's runs as queued, in one statement however many; returns each run's id and key. */
 export const insertTickRuns = new NamedStatement<InsertTickRunsParams>(

@@ -1,4 +1,4 @@
--- feedsync_finish_writes_v10: finishRuns in src/storage/runs/statements/finishRuns.ts
+-- feedsync_finish_writes_v11: finishRuns in src/storage/runs/statements/finishRuns.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :runIds
@@ -13,11 +13,12 @@
 --   $10 :noticeIds
 --   $11 :noticeTypes
 --   $12 :noticeBodies
---   $13 :crashes
+--   $13 :noticeTraceparents
+--   $14 :crashes
 with outcome as (
       select * from unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[],
-          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[])
-        as t(id, version, status, finished_at, stop_reason, error_kind, error, cursor_field, cursor_value, notice_id, notice_type, notice_body, crashes)
+          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::int[])
+        as t(id, version, status, finished_at, stop_reason, error_kind, error, cursor_field, cursor_value, notice_id, notice_type, notice_body, notice_traceparent, crashes)
     ),
     run as (
       update sync_runs s
@@ -35,8 +36,8 @@ with outcome as (
       on conflict (job, query_key) do update set field = excluded.field, value = excluded.value, run_id = excluded.run_id, updated_at = excluded.updated_at
     ),
     notice as (
-      insert into notices (id, run_id, type, body)
-      select o.notice_id, r.id, o.notice_type, o.notice_body from run r join outcome o on o.id = r.id where o.notice_id is not null
+      insert into notices (id, run_id, type, body, traceparent)
+      select o.notice_id, r.id, o.notice_type, o.notice_body, o.notice_traceparent from run r join outcome o on o.id = r.id where o.notice_id is not null
       on conflict do nothing
     )
     select id, tick_id, status, records_new, records_updated, records_unchanged, records_skipped from run

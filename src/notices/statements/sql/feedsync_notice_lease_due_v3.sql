@@ -1,4 +1,4 @@
--- feedsync_notice_lease_due_v2: leaseDueNotices in src/notices/statements/leaseDueNotices.ts
+-- feedsync_notice_lease_due_v3: leaseDueNotices in src/notices/statements/leaseDueNotices.ts
 -- The text as sent, made from the code by `npm run sql:write`: change the code, not this file.
 -- Parameters:
 --   $1 :leaseMs
@@ -8,4 +8,4 @@ update notices set next_attempt_at = now() + $1::int * interval '1 millisecond'
       select id from notices where state = 'pending' and next_attempt_at <= now()
       order by next_attempt_at limit $2::int for update skip locked
     )
-    returning id, run_id, tick_id, body, attempts, created_at
+    returning id, run_id, tick_id, body, traceparent, attempts, created_at

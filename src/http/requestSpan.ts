@@ -1,0 +1,17 @@
+import { SpanKind, trace } from '@opentelemetry/api';
+import { inSpan, serverAttributes } from '../observability/tracing/spans.js';
+
+/**
+ * One upstream request in a client span, named and described as OpenTelemetry's HTTP client
+ * conventions say (`http.request.method`, `server.address`, `server.port`; `url.full`,
+ * `http.response.status_code` and `http.response.body.size` once known, see describeResponse).
+ * A failure sets `error.type` to the UpstreamError's kind.
+ */
+export function inRequestSpan<T>(origin: string, request: () => Promise<T>): Promise<T> {
+  return inSpan('GET', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', ...serverAttributes(origin) } }, () => request());
+}
+
+/** What the request span learns of the response: its URL as shown (keys masked), status and size. */
+export function describeResponse(shownUrl: string, status: number, bytes: number): void {
+  trace.getActiveSpan()?.setAttributes({ 'url.full': shownUrl, 'http.response.status_code': status, 'http.response.body.size': bytes });
+}
