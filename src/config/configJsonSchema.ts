@@ -15,7 +15,7 @@ const ref = (id: string): JsonSchema => ({ $ref: `#/${DEFINITIONS}/${id}` });
  * A `${NAME}` or `${NAME:-default}` reference: the loader replaces it from the environment before
  * validating, so a text or number setting may be one (a number's text is read as the number).
  */
-const REFERENCE_ID = 'environmentReference';
+export const REFERENCE_ID = 'environmentReference';
 const referenceSchema: JsonSchema = {
   type: 'string',
   pattern: '\\$\\{[A-Za-z_][A-Za-z0-9_]*(\\}|:-)',
@@ -79,10 +79,16 @@ function toJsonSchema(schema: z.ZodType, override?: (zodSchema: z.core.$ZodType,
   });
 }
 
-/** zod leaves out the default of a transforming schema's input (a number that may come as text): it is what a config that leaves the field out gets. */
+/**
+ * zod leaves out the default and the examples of a transforming schema's input (a number that may
+ * come as text): the default is what a config that leaves the field out gets, and the examples are
+ * written as a config would write them.
+ */
 function restoreDefault(schema: z.core.$ZodType, json: JsonSchema): void {
   const def = schema._zod.def;
   if (def.type === 'default' && !('default' in json)) json.default = JSON.parse(JSON.stringify((def as z.core.$ZodDefaultDef).defaultValue)) as unknown;
+  const examples = z.globalRegistry.get(schema)?.examples;
+  if (Array.isArray(examples) && !('examples' in json)) json.examples = examples as unknown[];
 }
 
 /** A list that may also be written as one string of comma-separated values. */
@@ -129,5 +135,5 @@ function flatUnion(members: unknown[]): unknown[] {
     return Array.isArray(only) ? only : [member];
   });
   const texts = flat.map((member) => JSON.stringify(member));
-  return flat.filter((_member, index) => texts.indexOf(texts[index]) === index);
+  return flat.filter((_member, index) => texts.indexOf(texts[index]!) === index);
 }

@@ -45,13 +45,17 @@ const columnSchema = z
 
 export const kindSchema = z
   .strictObject({
-    view: sqlIdentifier.describe("The view's name in the analytics schema (default: the kind's name); its history view adds `_history`, its change view `_changes`.").optional(),
+    view: sqlIdentifier
+      .meta({ description: "The view's name in the analytics schema (default: the kind's name); its history view adds `_history`, its change view `_changes`.", examples: ['listens'] })
+      .optional(),
     columns: z.record(sqlIdentifier, columnSchema).describe("The view's columns by name (an SQL identifier), each a value of the record's payload. The record's own columns' names (source, key, first_seen, changed_at, deleted_at, change_seq, valid_from, valid_to) are taken.").default({}),
     indexes: z
       .array(z.union([sqlIdentifier, z.array(sqlIdentifier).min(1)]))
-      .describe(
-        "Indexes on the kind's typed table, made by `migrate` and workers (concurrently), dropped when removed here: a column, or a list of columns for one index on them all (`[block_number, [from_address, mined_at]]`). Of its columns, or source, key, first_seen, changed_at, change_seq.",
-      )
+      .meta({
+        description:
+          "Indexes on the kind's typed table, made by `migrate` and workers (concurrently), dropped when removed here: a column, or a list of columns for one index on them all. Of its columns, or source, key, first_seen, changed_at, change_seq.",
+        examples: [['block_number', ['from_address', 'mined_at']]],
+      })
       .default([])
       .transform((indexes) => indexes.map((index) => (typeof index === 'string' ? [index] : index))),
   })
@@ -105,7 +109,7 @@ export const analyticsSchema = z
         const problem = reservedSchemaProblem(schema);
         if (problem) ctx.addIssue({ code: 'custom', message: `${schema} ${problem}` });
       })
-      .describe("The Postgres schema of the kinds' views, feedsync's own: it drops the views it made there that the config no longer declares.")
+      .meta({ description: "The Postgres schema of the kinds' views, feedsync's own: it drops the views it made there that the config no longer declares.", examples: ['feeds'] })
       .default('analytics'),
   })
   .meta({ id: 'analytics', description: "Where the kinds' views go." });

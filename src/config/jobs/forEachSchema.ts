@@ -17,7 +17,7 @@ export const forEachValues = z.preprocess(
 export const forEachSchema = z
   .strictObject({
     kind: z.string().min(1).describe('Fan out over the stored records of this kind: a run for every value of `field` among them, read afresh at each tick.').optional(),
-    source: z.string().min(1).describe("With `kind`: the source whose stored records are read (default: the job's).").optional(),
+    source: z.string().min(1).meta({ description: "With `kind`: the source whose stored records are read (default: the job's).", examples: ['music'] }).optional(),
     field: z
       .union([z.literal(RECORD_KEY_FIELD), dotPath])
       .describe(`With \`kind\`: the dot path of the value in each record's payload, or \`${RECORD_KEY_FIELD}\` for its key.`)

@@ -40,13 +40,18 @@ export const incrementalSchema = z
 export const querySchema = z
   .strictObject({
     q: z.string().describe("The query's subject (a search term, an artist, an address), sent as `qParam`; what `$query` stands for in record keys.").optional(),
-    qParam: z.string().min(1).describe("The request parameter `q` is sent as; over the job's.").optional(),
+    qParam: z.string().min(1).meta({ description: "The request parameter `q` is sent as; over the job's.", examples: ['user'] }).optional(),
     params: z.record(z.string(), paramValue).describe('Request parameters of this query (`method: artist.search`, or `module: account` with `action: txlist`), over the job\'s and the source\'s.').default({}),
     records: recordOverrideSchema.optional(),
     paging: pagingOverrideSchema.optional(),
     incremental: incrementalSchema.optional(),
     forEach: forEachSchema.optional(),
-    mode: writeModeSchema.describe("How its records are written: `merge` (upsert), `full_refresh` (and mark deleted what a complete run no longer returns) or `append` (and keep every version); default the job's, else `merge`.").optional(),
+    mode: writeModeSchema
+      .meta({
+        description: "How its records are written: `merge` (upsert), `full_refresh` (and mark deleted what a complete run no longer returns) or `append` (and keep every version); default the job's, else `merge`.",
+        examples: ['full_refresh'],
+      })
+      .optional(),
   })
   .meta({ id: 'query', description: 'One query of a job: a run of it reads every page of its results (a run per value, with `forEach`).' });
 
@@ -71,9 +76,9 @@ export const jobSchema = z
     schedule: scheduleSchema.optional(),
     overlap: z
       .enum(['skip', 'queue'])
-      .describe('A schedule tick that fires while the last run of the same query (value) still runs: `skip` leaves that query out of the tick (counted as skipped); `queue` queues it behind, the runs of one query going one at a time, oldest tick first.')
+      .describe('A schedule tick that fires while the last run of the same query (value) still runs: `skip` leaves that query out of the tick (counted as skipped); `queue` queues it behind, the runs of one query going one at a time, oldest tick first, even when workers take several up at once.')
       .default('skip'),
-    params: requestParams.describe("Request parameters sent with every query of the job, over the source's; a query's own win.").default({}),
+    params: requestParams.meta({ description: "Request parameters sent with every query of the job, over the source's; a query's own win.", examples: [{ module: 'account', sort: 'asc' }] }).default({}),
     qParam: z.string().min(1).describe("The request parameter each query's `q` is sent as (Last.fm wants `artist` or `user`, Etherscan `address`); default `q`.").optional(),
     records: recordOverrideSchema.optional(),
     paging: pagingOverrideSchema.optional(),

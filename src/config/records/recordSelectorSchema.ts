@@ -21,9 +21,11 @@ export const recordSelectorSchema = z
       .describe('The kind of record, e.g. `artist`: with the source and the key it names one row of `records`, and `kinds.<kind>` gives it a typed view.'),
     onInvalid: z
       .enum(['fail', 'skip'])
-      .describe(
-        "What a record with no key (not an object, or no text or number at a key part) or one Postgres cannot take (a lone surrogate, a NUL in its key, nesting too deep) does: `fail` fails its page, naming it; `skip` keeps it in `dead_letters` and stores the rest of the page.",
-      )
+      .meta({
+        description:
+          "What a record with no key (not an object, or no text or number at a key part) or one Postgres cannot take (a lone surrogate, a NUL in its key, nesting too deep) does: `fail` fails its page, naming it; `skip` keeps it in `dead_letters` (one with no key under an empty key) and stores the rest of the page.",
+        examples: ['skip'],
+      })
       .default('fail'),
     skip: recordSkipSchema
       .describe(

@@ -5,7 +5,7 @@ const recordConditionSchema = z
   .strictObject({
     path: dotPath.describe('Where the value sits in the record.'),
     equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).describe('The record matches when the value at `path` equals this.').optional(),
-    exists: z.boolean().describe('The record matches when there is a value at `path` (`true`) or none (`false`).').optional(),
+    exists: z.boolean().meta({ description: 'The record matches when there is a value at `path` (`true`) or none (`false`).', examples: [false] }).optional(),
   })
   .refine((condition) => (condition.equals === undefined) !== (condition.exists === undefined), 'needs exactly one of equals or exists')
   .meta({ id: 'skipCondition', description: 'One condition on a record, with exactly one of `equals` and `exists`.' });

@@ -6,23 +6,23 @@ export const headerSecret = secret.refine((value) => !/[\r\n\0]/.test(value), 'm
 /** A header or query parameter name: a token, so it cannot split a header or a query. */
 const parameterName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a header or query parameter name (letters, digits, "-", "_", …)');
 
-const keyValue = 'The key (from the environment: `${NAME}`).';
+const keyValue = { description: 'The key (from the environment: `${NAME}`).', examples: ['${API_KEY}'] };
 const authType = <Type extends string>(type: Type) => z.literal(type).describe('How the key is sent: `bearer`, `header`, `query`, `basic` or `none`.');
 
 export const authSchema = z
   .discriminatedUnion(
     'type',
     [
-      z.strictObject({ type: authType('bearer'), value: headerSecret.describe(keyValue) }).describe('`Authorization: Bearer <value>`: the contract\'s (`apiKey` is short for it).'),
-      z.strictObject({ type: authType('header'), name: parameterName.describe('The header, e.g. `X-API-Key`.'), value: headerSecret.describe(keyValue) }).describe('The key in a header of its own.'),
+      z.strictObject({ type: authType('bearer'), value: headerSecret.meta(keyValue) }).describe('`Authorization: Bearer <value>`: the contract\'s (`apiKey` is short for it).'),
+      z.strictObject({ type: authType('header'), name: parameterName.meta({ description: 'The header.', examples: ['X-API-Key'] }), value: headerSecret.meta(keyValue) }).describe('The key in a header of its own.'),
       z
-        .strictObject({ type: authType('query'), name: parameterName.describe("The query parameter: Last.fm's `api_key`, Etherscan's `apikey`."), value: secret.describe(keyValue) })
+        .strictObject({ type: authType('query'), name: parameterName.describe("The query parameter: Last.fm's `api_key`, Etherscan's `apikey`."), value: secret.meta(keyValue) })
         .describe('The key in the query string: shown as `***` in every URL feedsync logs or stores (`envelopes.request_url`).'),
       z
         .strictObject({
           type: authType('basic'),
-          username: z.string().min(1, 'must not be empty').refine((name) => !name.includes(':'), 'must not contain ":" (HTTP basic auth splits on it)').describe('The user name (no `:`).'),
-          password: secret.describe('The password (from the environment: `${NAME}`).'),
+          username: z.string().min(1, 'must not be empty').refine((name) => !name.includes(':'), 'must not contain ":" (HTTP basic auth splits on it)').meta({ description: 'The user name (no `:`).', examples: ['${API_USER}'] }),
+          password: secret.meta({ description: 'The password (from the environment: `${NAME}`).', examples: ['${API_PASSWORD}'] }),
         })
         .describe('HTTP basic auth.'),
       z.strictObject({ type: authType('none') }).describe('An API without a key.'),

@@ -27,16 +27,18 @@ export const pagingSchema = z
     limitParam: z.string().min(1).describe("The request parameter that carries `limit` (Etherscan's page size is `offset`).").default('limit'),
     pageParam: z.string().min(1).describe('The request parameter that carries the page number (`page` style).').default('page'),
     firstPage: count(0).describe("The first page's number (`page` style).").default(1),
-    offsetParam: z.string().min(1).describe("The request parameter that carries the offset of the page's first record (`offset` style).").default('offset'),
-    cursorPath: dotPath.describe('Where the next cursor sits in the data (`cursor` style).').optional(),
-    cursorParam: z.string().min(1).describe('The request parameter that carries the cursor (`cursor` style).').default('cursor'),
-    nextUrlPath: dotPath.describe("Where the next page's URL, absolute or relative to the endpoint, sits in the data (`next_url` style).").optional(),
+    offsetParam: z.string().min(1).meta({ description: "The request parameter that carries the offset of the page's first record (`offset` style).", examples: ['start'] }).default('offset'),
+    cursorPath: dotPath.meta({ description: 'Where the next cursor sits in the data (`cursor` style).', examples: ['meta.next_cursor'] }).optional(),
+    cursorParam: z.string().min(1).meta({ description: 'The request parameter that carries the cursor (`cursor` style).', examples: ['after'] }).default('cursor'),
+    nextUrlPath: dotPath.meta({ description: "Where the next page's URL, absolute or relative to the endpoint, sits in the data (`next_url` style).", examples: ['links.next'] }).optional(),
     maxPages: count(1).describe('Most pages a run reads: a run stopped by it ends `partial`, unless the stated total shows it read every record.').default(10_000),
     guessNextPage: z
       .boolean()
-      .describe(
-        'Page and offset styles: ask for the next page together with this one, guessing this one is full and not the last, so that the upstream\'s time and feedsync\'s overlap. A wrong guess is dropped unused and ends guessing for the run: at most one request a run, and none in runs of one or two pages. `false`: each request waits for the page before it (where every request is billed, say).',
-      )
+      .meta({
+        description:
+          'Page and offset styles: ask for the next page together with this one, guessing this one is full and not the last, so that the upstream\'s time and feedsync\'s overlap. A wrong guess is dropped unused and ends guessing for the run: at most one request a run, and none in runs of one or two pages. `false`: each request waits for the page before it (where every request is billed, say).',
+        examples: [false],
+      })
       .default(true),
     window: windowSchema.optional(),
     totalPath: z
@@ -48,10 +50,13 @@ export const pagingSchema = z
       .optional(),
     stopAtTotal: z
       .boolean()
-      .describe("Stop once the records read reach the total at `totalPath` (off by default: some totals, Last.fm's among them, are estimates). Not with a `window`, whose totals change as it slides.")
+      .meta({
+        description: "Stop once the records read reach the total at `totalPath` (off by default: some totals, Last.fm's among them, are estimates). Not with a `window`, whose totals change as it slides.",
+        examples: [true],
+      })
       .default(false),
     totalPagesPath: dotPath.describe("Where the number of pages sits in the data (Last.fm's `recenttracks.@attr.totalPages`): paging stops after that many.").optional(),
-    hasMorePath: dotPath.describe('Where a "more pages" flag sits in the data (`has_more`): paging stops at a page where it is false.').optional(),
+    hasMorePath: dotPath.meta({ description: 'Where a "more pages" flag sits in the data: paging stops at a page where it is false.', examples: ['has_more'] }).optional(),
   })
   .meta({
     id: 'paging',

@@ -57,11 +57,14 @@ export const sourceSchema = z
     userAgent: userAgentContact
       .describe('A URL or e-mail address the upstream\'s operators can reach you at (Last.fm asks clients to identify themselves): every request sends `User-Agent: feedsync/<version>`, and this appends ` (+<contact>)`.')
       .optional(),
-    maxResponseBytes: count(1).describe('Largest response body taken, in bytes: a larger one is refused (`too_large`).').default(64 * 1024 * 1024),
+    maxResponseBytes: count(1).meta({ description: 'Largest response body taken, in bytes: a larger one is refused (`too_large`).', examples: [16_777_216] }).default(64 * 1024 * 1024),
     retry: retryPolicySchema.prefault({}),
     rateLimit: rateLimitSchema.optional(),
     connections: count(1)
-      .describe("Most keep-alive connections a worker process keeps to the source, for an upstream that caps them per key or address; requests beyond it wait in the worker. By default one for each request the worker's runs may have in flight (3 a run: see `worker.concurrency`).")
+      .meta({
+        description: "Most keep-alive connections a worker process keeps to the source, for an upstream that caps them per key or address; requests beyond it wait in the worker. By default one for each request the worker's runs may have in flight (3 a run: see `worker.concurrency`).",
+        examples: [4],
+      })
       .optional(),
     paging: pagingSchema.prefault({}),
     response: responseSchema.prefault({}),
