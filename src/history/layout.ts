@@ -1,3 +1,4 @@
+import { formatTime } from './format.js';
 import { html, markup, type Markup } from './html.js';
 
 /** Seconds between refreshes of a screen that shows work in progress. */
@@ -11,15 +12,16 @@ header { background: #1d232b; color: #fff; padding: 10px 16px; display: flex; ga
 header a { color: #fff; text-decoration: none; font-weight: 600; }
 header nav { color: #c9d1db; font-size: 14px; }
 header nav a { color: #c9d1db; font-weight: 400; }
-main { padding: 16px; max-width: 1200px; margin: 0 auto; }
+main { padding: 16px; max-width: 1440px; margin: 0 auto; }
 h1 { font-size: 22px; margin: 4px 0 12px; word-break: break-word; }
 h2 { font-size: 17px; margin: 24px 0 8px; }
 section > h2:first-child { margin-top: 0; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px; margin-bottom: 16px; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
-th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
-td.wrap { white-space: normal; word-break: break-word; min-width: 16em; }
+th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td.n, .badge, .nowrap { white-space: nowrap; }
+td.wrap { word-break: break-word; min-width: 12em; }
 th { color: var(--muted); font-weight: 600; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr.attention { background: #fdecea; }
@@ -85,6 +87,12 @@ ${page.body}
 /** The class of a table row of a run or tick in this status: failed ones need attention, partial ones a look. */
 export function statusRowClass(status: string): string {
   return status === 'failed' ? 'attention' : status === 'partial' ? 'partial' : '';
+}
+
+/** A time that may break between its date and its time of day, so that a table fits a window. */
+export function timeMarkup(date: Date | null | undefined): Markup {
+  const [day, time] = formatTime(date).split(/ (?=\d\d:)/);
+  return time === undefined ? html`${day ?? ''}` : html`<span class="nowrap">${day}</span> <span class="nowrap">${time}</span>`;
 }
 
 /** A status as a coloured badge. */

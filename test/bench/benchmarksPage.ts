@@ -1,11 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { replaceBlock } from '../docs/generatedBlock.js';
 
 /** docs/benchmarks.md: its hand-written text around one block made from the bench's results.json. */
-export const BENCHMARKS_PAGE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+const BENCHMARKS_PAGE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 export const RESULTS_FILE = fileURLToPath(new URL('./results.json', import.meta.url));
 
-const BEGIN = '<!-- results.json: written by npm run bench; test/bench/benchmarksPage.test.ts keeps it current -->';
+const BEGIN = '<!-- results.json: written by npm run bench (or npm run docs:write); test/docs/generatedDocs.test.ts keeps it current -->';
 const END = '<!-- end of results.json -->';
 
 /** The parts of results.json the page shows. */
@@ -128,10 +129,7 @@ export function resultsBlock(results: Results): string {
 
 /** The page with its results block made anew from `results`. */
 export function pageWithResults(page: string, results: Results): string {
-  const begin = page.indexOf(BEGIN);
-  const end = page.indexOf(END);
-  if (begin === -1 || end < begin) throw new Error(`docs/benchmarks.md has no results block (${BEGIN} … ${END})`);
-  return `${page.slice(0, begin)}${resultsBlock(results)}${page.slice(end + END.length)}`;
+  return replaceBlock(page, { begin: BEGIN, end: END, block: resultsBlock(results), name: 'docs/benchmarks.md' });
 }
 
 /** Writes docs/benchmarks.md's results block from results.json (npm run bench does, after a full run). */

@@ -105,6 +105,27 @@ afterAll(async () => {
   await database?.drop();
 });
 
+/**
+ * The cells of the page's tables that reach past the box their table scrolls in, or past the
+ * window: a column a reader cannot see without scrolling sideways. Each as `table: header`.
+ */
+async function cutCells(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const cut = [];
+    for (const table of document.querySelectorAll('main table')) {
+      const box = (table.closest('.scroll') ?? table.parentElement).getBoundingClientRect();
+      const right = Math.min(box.right, window.innerWidth);
+      const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+      for (const row of table.rows) {
+        [...row.cells].forEach((cell, column) => {
+          if (cell.getBoundingClientRect().right > right + 0.5) cut.push((table.id || table.className) + ': ' + headers[column]);
+        });
+      }
+    }
+    return [...new Set(cut)];
+  })()`);
+}
+
 async function open(path: string): Promise<Page> {
   const page = await context.newPage();
   const response = await page.goto(`${base}${path}`);
@@ -252,6 +273,19 @@ describe('the run history page, in Chromium', () => {
     const bad = await page.goto(`${base}/runs/jobs/artists?page=abc`);
     expect(bad?.status()).toBe(400);
     expect(await page.locator('main').innerText()).toContain('query parameter page must be a whole number');
+  });
+
+  it('fits a 1280-pixel-wide window: no column of a table is cut, on the overview, a job’s page or a run’s', async () => {
+    const { rows } = await database.pool.query<{ id: string }>(`select id from sync_runs where job = 'broken' limit 1`);
+    const paths = ['/runs', ...['artists', 'capped', 'mixed', 'broken', 'dirty', 'nightly'].map((job) => `/runs/jobs/${job}`), `/runs/${rows[0]!.id}`];
+    const page = await context.newPage();
+    const cut: string[] = [];
+    for (const path of paths) {
+      expect((await page.goto(`${base}${path}`))?.status()).toBe(200);
+      cut.push(...(await cutCells(page)).map((cell) => `${path} ${cell}`));
+    }
+    expect(page.viewportSize()?.width).toBe(1280);
+    expect(cut).toEqual([]);
   });
 
   it('fits a phone’s width: only tables scroll sideways, not the page', async () => {

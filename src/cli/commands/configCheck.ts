@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configJsonSchemaText } from '../../config/configJsonSchema.js';
 import { configWarnings, producedKinds } from '../../config/configWarnings.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/loading/loadConfig.js';
 import { printConfigWarnings } from '../configWarningLines.js';
@@ -19,5 +20,11 @@ export function registerConfigCommand(program: Command): void {
       printConfigWarnings(file, configWarnings(loaded, producedKinds(loaded.jobs)));
       const queries = loaded.jobs.reduce((sum, job) => sum + job.queries.length, 0);
       process.stdout.write(`${file}: ok (${Object.keys(loaded.sources).length} sources, ${loaded.jobs.length} jobs, ${queries} queries)\n`);
+    });
+  config
+    .command('schema')
+    .description("print the config's JSON Schema (what feedsync.schema.json holds), for editors: `# yaml-language-server: $schema=<path>` atop a config")
+    .action(() => {
+      process.stdout.write(configJsonSchemaText());
     });
 }

@@ -12,6 +12,7 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .description('run every job of the example config once, end to end, on throwaway local servers and the simulator')
     .option('--config <file>', 'config file', DEFAULT_CONFIG_FILE)
+    .option('--runs', 'also list every run: its query, fan-out value, pages, records and error')
     .action(async (options: DemoOptions) => {
       const run = await loadDemo();
       await run(options);

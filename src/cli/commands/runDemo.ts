@@ -13,12 +13,14 @@ import { startSimulator } from '../../simulator/startSimulator.js';
 import { recentRuns } from '../../storage/runs/recentRuns.js';
 import { countEnvelopes, type EnvelopeCountRow } from '../../storage/pages/statements/countEnvelopes.js';
 import { countRecordsByKind, type RecordCountRow } from '../../storage/records/statements/countRecordsByKind.js';
-import { formatTable } from '../printTable.js';
-import { tickSummary } from '../tickSummary.js';
+import { compactJson, failureLines, storedTable, tickTable, type DemoTick } from '../demoSummary.js';
+import { formatRunTable } from '../runTable.js';
 import { demoDialectOf } from './demoDialect.js';
 
 export interface DemoOptions {
   config: string;
+  /** Also list every run. */
+  runs?: boolean;
 }
 
 const NOTICE_WAIT_MS = 30_000;
@@ -57,7 +59,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     await feedsync.start();
     const started = performance.now();
     const runs: TickRun[] = [];
-    const tickIds: string[] = [];
+    const ticks: { id: string; runIds: Set<string> }[] = [];
     const ends: RunEnd[] = [];
     const connection = openRedis(stack.redisUrl, 'worker');
     try {
@@ -68,7 +70,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         for (const job of wave) {
           const { tick, runs: tickRuns } = await enqueueRuns(config, feedsync.runtime.store, feedsync.queues, job.name);
           waveRuns.push(...tickRuns);
-          tickIds.push(tick.id);
+          ticks.push({ id: tick.id, runIds: new Set(tickRuns.map((run) => run.runId)) });
         }
         if (wave.length > 0) say(`queued ${waveRuns.length} runs in ${wave.length} job ticks (${wave.map((job) => job.name).join(', ')}); syncing…`);
         ends.push(...(await waitForRuns(connection, feedsync.queues, feedsync.runtime.store.claims, waveRuns)));
@@ -79,33 +81,28 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000;
     const notices = config.webhook?.notices ?? 'job';
-    const expected = (notices === 'run' ? 0 : tickIds.length) + (notices === 'job' ? 0 : runs.length);
+    const expected = (notices === 'run' ? 0 : ticks.length) + (notices === 'job' ? 0 : runs.length);
     const deadline = Date.now() + NOTICE_WAIT_MS;
     while (simulator.requests(simulator.webhookUuid).length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 
-    const reports = await recentRuns(feedsync.runtime.storage.db, runs.length);
-    say(`\nruns (${seconds.toFixed(1)} s):`);
-    say(
-      formatTable(
-        ['job', 'query', 'status', 'pages', 'new', 'updated', 'unchanged', 'notice', 'error'],
-        reports.reverse().map((run) => [run.job, run.queryIndex, run.status, run.pages, run.recordsNew, run.recordsUpdated, run.recordsUnchanged, run.notice, run.error?.slice(0, 50)]),
-      ),
-    );
-    say('job ticks:');
-    for (const tickId of tickIds) {
-      const tick = await feedsync.runtime.store.ticks.find(tickId);
-      if (tick) say(`  ${tickSummary(tick)}`);
+    const reports = (await recentRuns(feedsync.runtime.storage.db, runs.length)).reverse();
+    const demoTicks: DemoTick[] = [];
+    for (const { id, runIds } of ticks) {
+      const tick = await feedsync.runtime.store.ticks.find(id);
+      const pages = reports.filter((run) => runIds.has(run.runId)).reduce((sum, run) => sum + run.pages, 0);
+      if (tick) demoTicks.push({ tick, pages });
     }
+    say(`\njob ticks (${seconds.toFixed(1)} s in all):\n${tickTable(demoTicks)}`);
+    for (const line of failureLines(reports)) say(line);
+    if (options.runs) say(`\nruns:\n${formatRunTable(reports)}`);
     const { rows } = await feedsync.runtime.storage.pool.query<RecordCountRow>(countRecordsByKind.with({}));
-    say('records stored:');
-    say(formatTable(['source', 'kind', 'records'], rows.map((row) => [row.source, row.kind, row.n])));
-    const views: (string | number)[][] = [];
+    const views = new Map<string, { view: string; columns: number; rows: string }>();
     for (const [kind, settings] of Object.entries(config.kinds)) {
       const view = `${config.analytics.schema}.${settings.view ?? kind}`;
       const counted = await feedsync.runtime.storage.pool.query<{ n: string }>(`select count(*) as n from ${view}`);
-      views.push([view, Object.keys(settings.columns).length, counted.rows[0]!.n]);
+      views.set(kind, { view, columns: Object.keys(settings.columns).length, rows: counted.rows[0]!.n });
     }
-    if (views.length > 0) say(`typed views (the config's kinds; see docs/analytics.md):\n${formatTable(['view', 'columns', 'rows'], views)}`);
+    say(`\nrecords stored, and each kind's typed view (see docs/analytics.md):\n${storedTable(rows, views)}`);
     const envelopes = await feedsync.runtime.storage.pool.query<EnvelopeCountRow>(countEnvelopes.with({}));
     say(`envelopes stored: ${envelopes.rows[0]?.n} pages, ${(Number(envelopes.rows[0]?.bytes) / 1e6).toFixed(1)} MB\n`);
 
@@ -121,7 +118,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     });
     say(`notices posted to ${simulator.webhookBaseUrl}/${simulator.webhookUuid}: ${posted.length} (${verified.length} with a valid Standard Webhooks signature)`);
     const last = posted.at(-1);
-    if (last) say(`last notice (webhook-id ${String(last.headers['webhook-id'])}):\n${JSON.stringify(JSON.parse(last.body), null, 2)}`);
+    if (last) say(`last notice (webhook-id ${String(last.headers['webhook-id'])}):\n${compactJson(JSON.parse(last.body))}`);
     const failed = ends.filter((end) => !end.ok).length;
     // The simulator serves every record: a run that did not read them all is a finding, not a success.
     const partial = ends.filter((end) => end.ok && end.result.status === 'partial').length;

@@ -10,6 +10,7 @@ import { recentRuns } from '../../storage/runs/recentRuns.js';
 import { recentTicks } from '../../storage/ticks/recentTicks.js';
 import { integerFlag, requireEnv } from '../options.js';
 import { formatTable } from '../printTable.js';
+import { formatRunTable, seconds } from '../runTable.js';
 import { terminalJson } from '../terminalText.js';
 import { tickProgress } from '../tickSummary.js';
 
@@ -41,7 +42,7 @@ export function registerStatusCommand(program: Command): void {
           queues.notify.getJobCounts(...QUEUE_STATES),
           queues.sync.getActive(),
         ]);
-        const active = activeJobs.map((job) => ({ runKey: job.data.runKey, job: job.data.job, queryIndex: job.data.queryIndex, attempt: job.attemptsMade + 1, progress: job.progress }));
+        const active = activeJobs.map((job) => ({ runKey: job.data.runKey, job: job.data.job, queryIndex: job.data.queryIndex, value: job.data.value, attempt: job.attemptsMade + 1, progress: job.progress }));
         if (options.json || !process.stdout.isTTY) {
           process.stdout.write(`${terminalJson({ ticks, active, runs, queues: { sync, notify } })}\n`);
           return;
@@ -73,30 +74,12 @@ export function registerStatusCommand(program: Command): void {
           const shown = (progress: unknown, field: string) => (typeof progress === 'object' && progress !== null ? (progress as Record<string, unknown>)[field] : undefined) as number | undefined;
           process.stdout.write(
             formatTable(
-              ['active run', 'job', 'query', 'attempt', 'pages', 'records', 'expected'],
-              active.map((run) => [run.runKey, run.job, run.queryIndex, run.attempt, shown(run.progress, 'pages'), shown(run.progress, 'records'), shown(run.progress, 'expectedTotal')]),
+              ['active run', 'job', 'query', 'value', 'attempt', 'pages', 'records', 'expected'],
+              active.map((run) => [run.runKey, run.job, run.queryIndex, run.value, run.attempt, shown(run.progress, 'pages'), shown(run.progress, 'records'), shown(run.progress, 'expectedTotal')]),
             ) + '\n',
           );
         }
-        process.stdout.write(
-          formatTable(
-            ['started', 'job', 'query', 'status', 'attempt', 'pages', 'new', 'updated', 'unchanged', 'duration', 'notice', 'error'],
-            runs.map((run) => [
-              run.startedAt.toISOString(),
-              run.job,
-              run.value === null ? run.queryIndex : `${run.queryIndex} ${run.value}`,
-              run.status,
-              run.attempt,
-              run.pages,
-              run.recordsNew,
-              run.recordsUpdated,
-              run.recordsUnchanged,
-              seconds(run.durationMs),
-              run.notice,
-              run.error === null ? undefined : `${run.errorKind ?? 'error'}: ${run.error}`.slice(0, 80),
-            ]),
-          ),
-        );
+        process.stdout.write(formatRunTable(runs));
         process.stdout.write(`\n${formatTable(['queue', ...QUEUE_STATES], [['sync', ...QUEUE_STATES.map((s) => sync[s])], ['notify', ...QUEUE_STATES.map((s) => notify[s])]])}`);
       } finally {
         await queues.close();
@@ -104,8 +87,4 @@ export function registerStatusCommand(program: Command): void {
         await storage.close();
       }
     });
-}
-
-function seconds(durationMs: number | null): string {
-  return durationMs === null ? '' : `${(durationMs / 1000).toFixed(1)} s`;
 }

@@ -24,30 +24,38 @@ export const sqlIdentifier = z.string().regex(IDENTIFIER, identifierMessage);
 
 const columnSchema = z
   .strictObject({
-    /** Where the value sits in the payload; a list is tried in order, the first present wins (Last.fm's `artist.name` or `artist`). */
-    path: z.union([dotPath, z.array(dotPath).min(1)]).transform((path) => (typeof path === 'string' ? [path] : path)),
-    type: z.enum(COLUMN_TYPES, { error: (issue) => `${JSON.stringify(issue.input)} is not a column type (have: ${COLUMN_TYPES.join(', ')})` }),
-    /** For timestamptz and date: ISO 8601 text (the default) or seconds since 1970 (Last.fm's `uts`, Etherscan's `timeStamp`). */
-    from: z.enum(TIME_FORMATS, { error: (issue) => `${JSON.stringify(issue.input)} is not a time format (have: ${TIME_FORMATS.join(', ')})` }).optional(),
+    path: z
+      .union([dotPath, z.array(dotPath).min(1)])
+      .transform((path) => (typeof path === 'string' ? [path] : path))
+      .describe("Where the value sits in the record's payload; a list is tried in order, the first present wins (Last.fm's `[artist.name, artist]`)."),
+    type: z
+      .enum(COLUMN_TYPES, { error: (issue) => `${JSON.stringify(issue.input)} is not a column type (have: ${COLUMN_TYPES.join(', ')})` })
+      .describe('The Postgres type the value is cast to; a value that does not cast shows as NULL (`feedsync views check` counts them).'),
+    from: z
+      .enum(TIME_FORMATS, { error: (issue) => `${JSON.stringify(issue.input)} is not a time format (have: ${TIME_FORMATS.join(', ')})` })
+      .describe("For `timestamptz` and `date`: how the payload writes it, ISO 8601 text (`iso8601`, the default) or seconds since 1970 (`unix_seconds`: Last.fm's `uts`, Etherscan's `timeStamp`).")
+      .optional(),
   })
   .superRefine((column, ctx) => {
     if (column.from !== undefined && column.type !== 'timestamptz' && column.type !== 'date') {
       ctx.addIssue({ code: 'custom', path: ['from'], message: `goes with type timestamptz or date, not ${column.type}` });
     }
-  });
+  })
+  .meta({ id: 'column', description: "One column of a kind's view: a value of the record's payload, cast to a type." });
 
 export const kindSchema = z
   .strictObject({
-    /** The view's name in the analytics schema (default: the kind's name); its history view adds `_history`, its change view `_changes`. */
-    view: sqlIdentifier.optional(),
-    columns: z.record(sqlIdentifier, columnSchema).default({}),
-    /**
-     * Indexes on the kind's typed table, made by `migrate` and workers (concurrently), dropped when
-     * removed here: a column, or a list of columns for one index on them all
-     * (`[block_number, [from_address, mined_at]]`). Of its columns, or source, key, first_seen, changed_at, change_seq.
-     */
+    view: sqlIdentifier
+      .meta({ description: "The view's name in the analytics schema (default: the kind's name); its history view adds `_history`, its change view `_changes`.", examples: ['listens'] })
+      .optional(),
+    columns: z.record(sqlIdentifier, columnSchema).describe("The view's columns by name (an SQL identifier), each a value of the record's payload. The record's own columns' names (source, key, first_seen, changed_at, deleted_at, change_seq, valid_from, valid_to) are taken.").default({}),
     indexes: z
       .array(z.union([sqlIdentifier, z.array(sqlIdentifier).min(1)]))
+      .meta({
+        description:
+          "Indexes on the kind's typed table, made by `migrate` and workers (concurrently), dropped when removed here: a column, or a list of columns for one index on them all. Of its columns, or source, key, first_seen, changed_at, change_seq.",
+        examples: [['block_number', ['from_address', 'mined_at']]],
+      })
       .default([])
       .transform((indexes) => indexes.map((index) => (typeof index === 'string' ? [index] : index))),
   })
@@ -73,7 +81,8 @@ export const kindSchema = z
       if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['indexes', at], message: `repeats the index on (${index.join(', ')})` });
       seen.add(key);
     });
-  });
+  })
+  .meta({ id: 'kind', description: 'The typed view of a record kind, for analysts: see docs/analytics.md.' });
 
 /** The `kinds` section: a kind's name as records.kind writes it. */
 export const kindsSectionSchema = z
@@ -90,18 +99,20 @@ export const kindsSectionSchema = z
       }
     }
   })
+  .describe("Per record kind (its name as `records.kind` writes it), the typed view analysts query: `analytics.<kind>` (live records), `<kind>_changes` (with change_seq and deleted_at, for loaders) and `<kind>_history` (versions kept by `append` mode).")
   .default({});
 
-/** Where the views go. */
-export const analyticsSchema = z.strictObject({
-  /** The schema of the kinds' views, feedsync's own: it drops the views it made that the config no longer declares. */
-  schema: sqlIdentifier
-    .superRefine((schema, ctx) => {
-      const problem = reservedSchemaProblem(schema);
-      if (problem) ctx.addIssue({ code: 'custom', message: `${schema} ${problem}` });
-    })
-    .default('analytics'),
-});
+export const analyticsSchema = z
+  .strictObject({
+    schema: sqlIdentifier
+      .superRefine((schema, ctx) => {
+        const problem = reservedSchemaProblem(schema);
+        if (problem) ctx.addIssue({ code: 'custom', message: `${schema} ${problem}` });
+      })
+      .meta({ description: "The Postgres schema of the kinds' views, feedsync's own: it drops the views it made there that the config no longer declares.", examples: ['feeds'] })
+      .default('analytics'),
+  })
+  .meta({ id: 'analytics', description: "Where the kinds' views go." });
 
 /** How a query's records are written: see docs/analytics.md, "Write modes". */
 export const WRITE_MODES = ['merge', 'full_refresh', 'append'] as const;

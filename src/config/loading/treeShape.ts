@@ -37,3 +37,9 @@ export const notPrototypeName = <Schema extends z.ZodType<string>>(schema: Schem
 export function isMapping(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** What a value is, in words, for a message that must not quote it: "a list", "an object", "a number". */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

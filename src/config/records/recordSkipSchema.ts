@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { dotPath } from './dotPath.js';
 
-/** One condition on a record: the value at `path` equals `equals`, or is there (`exists: true`) or not (`exists: false`). */
 const recordConditionSchema = z
   .strictObject({
-    path: dotPath,
-    equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
-    exists: z.boolean().optional(),
+    path: dotPath.describe('Where the value sits in the record.'),
+    equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).describe('The record matches when the value at `path` equals this.').optional(),
+    exists: z.boolean().meta({ description: 'The record matches when there is a value at `path` (`true`) or none (`false`).', examples: [false] }).optional(),
   })
-  .refine((condition) => (condition.equals === undefined) !== (condition.exists === undefined), 'needs exactly one of equals or exists');
+  .refine((condition) => (condition.equals === undefined) !== (condition.exists === undefined), 'needs exactly one of equals or exists')
+  .meta({ id: 'skipCondition', description: 'One condition on a record, with exactly one of `equals` and `exists`.' });
 
 /** Records to leave out: one condition, or a list of which any one is enough. */
 export const recordSkipSchema = z

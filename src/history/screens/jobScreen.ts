@@ -1,15 +1,16 @@
+import { syncRuns } from '../../storage/tables/runTables.js';
 import type { TickState } from '../../storage/ticks/tickState.js';
-import { between, formatCount, formatDuration, formatTime } from '../format.js';
+import { between, formatCount, formatDuration } from '../format.js';
 import { html } from '../html.js';
 import { jobHref } from '../historyPaths.js';
-import { badge, renderScreen, statusRowClass } from '../layout.js';
+import { badge, renderScreen, statusRowClass, timeMarkup } from '../layout.js';
 import type { RowsPage } from '../RunHistory.js';
 import type { RunListRow } from '../statements/runListColumns.js';
 import { tickChart } from '../tickChart.js';
 import { pager, runTable, skippedNote } from './runRows.js';
 
-/** The statuses a job's runs can be filtered by. */
-export const RUN_STATUSES = ['queued', 'running', 'interrupted', 'retrying', 'succeeded', 'partial', 'failed'] as const;
+/** The statuses a job's runs can be filtered by: every status a run can have. */
+export const RUN_STATUSES = syncRuns.status.enumValues;
 
 export interface JobScreenData {
   job: string;
@@ -31,7 +32,7 @@ export function jobScreen(view: JobScreenData): string {
     .slice(0, LISTED_TICKS)
     .map(
       (tick) => html`<tr class="${statusRowClass(tick.status)}" data-tick="${tick.id}">
-<td>${formatTime(tick.startedAt)}</td>
+<td>${timeMarkup(tick.startedAt)}</td>
 <td>${tick.trigger}</td>
 <td>${badge(tick.status)}${skippedNote(tick.records.skipped)}</td>
 <td class="n">${tick.runs.done} of ${tick.runs.total}</td>

@@ -2,7 +2,7 @@ import type { JobSchedule } from '../../config/loading/readOnlySettings.js';
 import { between, formatCount, formatDuration, formatTime } from '../format.js';
 import { html } from '../html.js';
 import { jobHref } from '../historyPaths.js';
-import { badge, renderScreen } from '../layout.js';
+import { badge, renderScreen, timeMarkup } from '../layout.js';
 import type { JobLastTick } from '../RunHistory.js';
 import { scheduleStanding } from '../jobSchedules.js';
 
@@ -24,15 +24,15 @@ export function overviewScreen(jobs: readonly JobSchedule[], lastTicks: readonly
       ? html`${badge(tick.status)} <span class="muted">${tick.status === 'running' ? `${tick.runs.done} of ${tick.runs.total} runs done` : `${tick.runs.total} run${tick.runs.total === 1 ? '' : 's'}${tick.runs.partial ? `, ${tick.runs.partial} partial` : ''}${tick.runs.failed ? `, ${tick.runs.failed} failed` : ''}`}</span>`
       : html`<span class="muted">no tick yet</span>`;
     return html`<tr class="${failed || standing.missedAt ? 'attention' : ''}" data-job="${job.name}">
-<td><a href="${jobHref(job.name)}">${job.name}</a></td>
+<td class="nowrap"><a href="${jobHref(job.name)}">${job.name}</a></td>
 <td>${job.schedule ? html`<code>${job.schedule.cron}</code> <span class="muted">${job.schedule.timezone}</span>` : html`<span class="muted">manual</span>`}</td>
 <td>${outcome}${standing.missedAt ? html` ${badge('late', `missed ${formatTime(standing.missedAt)}`)}` : ''}</td>
-<td>${formatTime(tick?.startedAt)}</td>
+<td>${timeMarkup(tick?.startedAt)}</td>
 <td class="n">${formatDuration(tick ? between(tick.startedAt, tick.finishedAt) : null)}</td>
 <td class="n">${tick ? formatCount(tick.records.new) : ''}</td>
 <td class="n">${tick ? formatCount(tick.records.updated) : ''}</td>
 <td class="n">${tick ? formatCount(tick.records.unchanged) : ''}</td>
-<td>${formatTime(standing.nextAt)}</td>
+<td>${timeMarkup(standing.nextAt)}</td>
 </tr>`;
   });
   const summary =

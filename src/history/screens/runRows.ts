@@ -1,7 +1,7 @@
-import { between, formatCount, formatDuration, formatTime } from '../format.js';
+import { between, formatCount, formatDuration } from '../format.js';
 import { html, type Markup } from '../html.js';
 import { runHref } from '../historyPaths.js';
-import { badge, statusRowClass } from '../layout.js';
+import { badge, statusRowClass, timeMarkup } from '../layout.js';
 import type { RunListRow } from '../statements/runListColumns.js';
 
 /** A table of runs, each linked to its screen, its error shown as text. */
@@ -9,7 +9,7 @@ export function runTable(runs: readonly RunListRow[]): Markup {
   if (runs.length === 0) return html`<p class="muted">No runs here.</p>`;
   const rows = runs.map(
     (run) => html`<tr class="${statusRowClass(run.status)}" data-run="${run.id}">
-<td><a href="${runHref(run.id)}">${formatTime(run.started_at)}</a></td>
+<td><a href="${runHref(run.id)}">${timeMarkup(run.started_at)}</a></td>
 <td>${badge(run.status)}${skippedNote(run.records_skipped)}</td>
 <td class="n">${run.query_index}</td>
 <td>${run.fan_value ?? ''}</td>

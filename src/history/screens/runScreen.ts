@@ -1,7 +1,7 @@
 import { between, formatBytes, formatCount, formatDuration, formatTime } from '../format.js';
 import { html, type Markup } from '../html.js';
 import { jobHref, pageMetaHref, runHref } from '../historyPaths.js';
-import { badge, renderScreen } from '../layout.js';
+import { badge, renderScreen, timeMarkup } from '../layout.js';
 import type { RunPagesView } from '../RunHistory.js';
 import type { NoticeAttemptRow } from '../statements/readNoticeAttempts.js';
 import type { RunDetailRow } from '../statements/readRun.js';
@@ -56,7 +56,7 @@ function pagesSection({ run, pages, page }: RunScreenData): Markup {
 <td>${stored.status}</td>
 <td class="n">${formatBytes(stored.bytes)}</td>
 <td class="n">${stored.latency_ms === null ? '' : `${stored.latency_ms} ms`}</td>
-<td>${formatTime(stored.fetched_at)}</td>
+<td>${timeMarkup(stored.fetched_at)}</td>
 <td class="wrap">${stored.request_url}</td>
 </tr>`,
   );
@@ -74,7 +74,7 @@ function noticeSection(run: RunDetailRow, attempts: readonly NoticeAttemptRow[])
   const rows = attempts.map(
     (attempt, index) => html`<tr>
 <td class="n">${index + 1}</td>
-<td>${formatTime(attempt.attempted_at)}</td>
+<td>${timeMarkup(attempt.attempted_at)}</td>
 <td>${attempt.http_status ?? ''}</td>
 <td class="n">${attempt.latency_ms} ms</td>
 <td class="wrap">${attempt.error ?? ''}</td>
