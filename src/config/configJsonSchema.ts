@@ -24,6 +24,9 @@ const referenceSchema: JsonSchema = {
 
 /** The keywords that constrain a scalar: a reference need not meet them, so they go into a branch of their own. */
 const SCALAR_CONSTRAINTS = ['type', 'pattern', 'format', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength'] as const;
+/** A whole number written as text (`limit: "25"`), which the loader reads as the number (see bounds.ts). */
+const INTEGER_TEXT_ID = 'integerText';
+const integerTextSchema = { type: 'string', pattern: String.raw`^\s*-?\d+(\.0*)?\s*$`, description: 'a whole number, as text' };
 /** Constraints that text holding a reference would fail; a bare minimum length it meets. */
 const TEXT_CONSTRAINTS = ['pattern', 'format', 'enum', 'maxLength'];
 /** Keywords whose values are data, not schemas, or a map's key names (never interpolated). */
@@ -63,7 +66,7 @@ export function inputJsonSchema(schema: z.ZodType): JsonSchema {
   });
   const window = hidesWindow ? (toJsonSchema(rateWindowSchema)[DEFINITIONS] as Record<string, JsonSchema>) : {};
   const accepting = acceptReferences({ ...json, [DEFINITIONS]: { ...(json[DEFINITIONS] as Record<string, JsonSchema> | undefined), ...window } }) as JsonSchema;
-  return { ...accepting, [DEFINITIONS]: { ...(accepting[DEFINITIONS] as Record<string, JsonSchema>), [REFERENCE_ID]: referenceSchema } };
+  return { ...accepting, [DEFINITIONS]: { ...(accepting[DEFINITIONS] as Record<string, JsonSchema>), [REFERENCE_ID]: referenceSchema, [INTEGER_TEXT_ID]: integerTextSchema } };
 }
 
 function toJsonSchema(schema: z.ZodType, override?: (zodSchema: z.core.$ZodType, jsonSchema: JsonSchema) => void): JsonSchema {
@@ -109,8 +112,8 @@ function derivesFrom(schema: z.core.$ZodType, target: z.core.$ZodType): boolean 
 }
 
 /**
- * `node` with every constrained text or integer setting also taking an environment reference
- * (integers are read from text too; other numbers sit in unions with text), and the unions this
+ * `node` with every constrained text or integer setting also taking an environment reference,
+ * and every integer its text (the loader reads both; other numbers sit in unions with text), and the unions this
  * nests flattened into one.
  */
 function acceptReferences(node: unknown): unknown {
@@ -125,7 +128,7 @@ function acceptReferences(node: unknown): unknown {
     if (key in copy) scalar[key] = copy[key];
     delete copy[key];
   }
-  return { ...copy, anyOf: [scalar, ref(REFERENCE_ID)] };
+  return { ...copy, anyOf: scalar.type === 'integer' ? [scalar, ref(INTEGER_TEXT_ID), ref(REFERENCE_ID)] : [scalar, ref(REFERENCE_ID)] };
 }
 
 /** A union's members, a member that is itself only a union replaced by its members, each once. */

@@ -2,7 +2,7 @@ import type { Config, JobConfig } from '../config/schema.js';
 import type { OpenedTick } from '../storage/ticks/JobTicks.js';
 import type { RunStore } from '../storage/runStore.js';
 import { planTick, type TickRequest } from '../sync/planTick.js';
-import { inSpan } from '../observability/tracing/spans.js';
+import { inTickSpan } from '../observability/tracing/runSpans.js';
 import { queueOutboxDrain, type Queues, type SyncJobData } from './queues.js';
 
 /** Jobs per `addBulk` (one Redis transaction each). */
@@ -16,11 +16,7 @@ const BULK = 500;
  */
 export function launchTick(config: Config, store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>, queues: Queues, job: JobConfig, request: TickRequest): Promise<OpenedTick | undefined> {
   // The tick's trace: its runs' spans continue it across the queue.
-  return inSpan(`tick ${job.name}`, { attributes: { 'feedsync.job': job.name, 'feedsync.tick.trigger': request.trigger } }, async (span) => {
-    const opened = await openAndQueue(config, store, queues, job, request);
-    if (opened) span.setAttributes({ 'feedsync.tick.id': opened.tick.id, 'feedsync.tick.runs': opened.runs.length });
-    return opened;
-  });
+  return inTickSpan(job.name, request.trigger, () => openAndQueue(config, store, queues, job, request));
 }
 
 async function openAndQueue(config: Config, store: Pick<RunStore, 'ticks' | 'fanOut' | 'running'>, queues: Queues, job: JobConfig, request: TickRequest): Promise<OpenedTick | undefined> {

@@ -108,10 +108,14 @@ export class WorkerProcess {
     await this.reconciler?.stop();
     const drained = (await this.syncWorker?.close()) ?? true;
     if (!drained) this.runtime.logger.warn('drain timed out; unfinished runs resume elsewhere from their checkpoints');
-    await this.notifyWorker?.close();
-    await this.ops?.close();
-    await this.queues.close();
-    await this.runtime.close();
-    for (const connection of this.connections) connection.disconnect();
+    try {
+      await this.notifyWorker?.close();
+      await this.ops?.close();
+      await this.queues.close();
+    } finally {
+      // Postgres, the sources and the spans of the drain, whatever Redis did.
+      await this.runtime.close();
+      for (const connection of this.connections) connection.disconnect();
+    }
   }
 }

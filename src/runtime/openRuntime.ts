@@ -75,9 +75,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     noticeFor: notices === 'run' || notices === 'both' ? completionNotice : undefined,
     metrics: options.metrics,
     async close() {
-      await sources.close();
-      await storage.close();
-      await flushTracing();
+      try {
+        await sources.close();
+        await storage.close();
+      } finally {
+        // Whatever failed to close, the spans of what ran (a worker's drain) still go.
+        await flushTracing();
+      }
     },
   };
 }

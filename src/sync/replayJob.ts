@@ -7,6 +7,7 @@ import { REPLAY_START, type PagesToReplay } from '../storage/pages/ReplayReader.
 import type { TickState } from '../storage/ticks/tickState.js';
 import { replayQuery, type ReplayOptions, type ReplaySummary } from './replayQuery.js';
 import { replayRunKey, replayTickKeyPrefix } from './runKeys.js';
+import { inTickSpan } from '../observability/tracing/runSpans.js';
 
 /** What to replay of a job: some of its queries (all by default), one fan-out value, runs since a time. */
 export interface ReplayRequest {
@@ -30,7 +31,12 @@ export type ReplayJobOptions = ReplayOptions & { store: RunStore };
  * has stored pages, each replayed to its end in this process. A replay of the same request left
  * running by a crash is resumed instead of started again. Undefined when no page is stored.
  */
-export async function replayJob(config: Config, request: ReplayRequest, options: ReplayJobOptions): Promise<ReplayedJob | undefined> {
+export function replayJob(config: Config, request: ReplayRequest, options: ReplayJobOptions): Promise<ReplayedJob | undefined> {
+  // A replay's tick is a trace too: its job notice's delivery continues it.
+  return inTickSpan(request.job, 'replay', () => replayTick(config, request, options));
+}
+
+async function replayTick(config: Config, request: ReplayRequest, options: ReplayJobOptions): Promise<ReplayedJob | undefined> {
   const job = findJob(config, request.job);
   const indexes = request.queryIndexes ?? job.queries.map((_, index) => index);
   for (const index of indexes) if (!job.queries[index]) throw new Error(`job "${job.name}" has no query ${index} (it has ${job.queries.length}, numbered from 0)`);

@@ -8,6 +8,7 @@ import { planTick, type TickRequest } from './planTick.js';
 import type { SourceRegistry } from './SourceRegistry.js';
 import { recordOf, SyncInterruptedError } from './runFailures.js';
 import { syncQuery, type RunSummary, type SyncQueryOptions } from './syncQuery.js';
+import { inTickSpan } from '../observability/tracing/runSpans.js';
 
 export type RunJobOptions = Omit<SyncQueryOptions, 'client' | 'gate'> & { sources: SourceRegistry };
 
@@ -26,8 +27,13 @@ const RESUMES_AFTER_TAKE_OVER = 3;
  * Nothing resumes an in-process tick: a run it cannot carry on ends failed, and so do the runs
  * after it, so that the tick ends too, with its notice.
  */
-export async function runJobNow(config: Config, jobName: string, only: Omit<TickRequest, 'trigger' | 'scheduledFor'>, options: RunJobOptions): Promise<JobRunNow> {
+export function runJobNow(config: Config, jobName: string, only: Omit<TickRequest, 'trigger' | 'scheduledFor'>, options: RunJobOptions): Promise<JobRunNow> {
   const job = findJob(config, jobName);
+  // The tick's trace: its runs' spans are its children here, in this process.
+  return inTickSpan(job.name, 'run', () => openAndRunTick(config, job, only, options));
+}
+
+async function openAndRunTick(config: Config, job: JobConfig, only: Omit<TickRequest, 'trigger' | 'scheduledFor'>, options: RunJobOptions): Promise<JobRunNow> {
   const plan = await planTick(config, job, options.store, { ...only, trigger: 'run' });
   const opened = await options.store.ticks.open(plan);
   if (!opened) throw new Error(`tick ${plan.tickKey} exists already`);

@@ -51,6 +51,13 @@ describe("the config's JSON Schema", () => {
     expect(editorCheck.safeParse(config).success).toBe(false);
   });
 
+  it('takes a whole number written as text, as the loader does, and refuses other text there', () => {
+    const config = (limit: unknown) => ({ ...shipped('feedsync.yaml'), worker: { httpPort: limit } });
+    expect(editorCheck.safeParse(config(' 9464 ')).success).toBe(true);
+    expect(editorCheck.safeParse(config('9464.5')).success).toBe(false);
+    expect(editorCheck.safeParse(config('port')).success).toBe(false);
+  });
+
   it('takes a number or a UUID given as a ${NAME} reference, as the loader does', () => {
     const config = { ...shipped('feedsync.yaml'), worker: { httpPort: '${PORT:-9464}' } };
     expect(editorCheck.safeParse(config).success).toBe(true);

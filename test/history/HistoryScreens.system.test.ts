@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -15,33 +13,20 @@ import { launchChromium } from '../support/chromium.js';
 import { capturingLogger, simulatorSources } from '../support/syncFixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 import { waitFor } from '../support/waitFor.js';
+import type { LocalApi } from '../support/localApi.js';
+import { HOSTILE_MESSAGE, startMarkupUpstream } from '../support/markupUpstream.js';
 
 /** Where the screenshots are kept after the run, for a person to look at. */
 const ARTIFACTS = join(import.meta.dirname, '../../artifacts/history-page');
-/** An upstream error message that would run script if the page wrote it as markup. */
-const HOSTILE_MESSAGE = '<script>window.__xss = 1</script><img src="x" onerror="window.__xss = 2">no such query';
 const auth = { user: 'ops', password: 'history-secret' };
 
 let simulator: Simulator;
-let upstream: Server;
+let upstream: LocalApi;
 let database: TestDatabase;
 let feedsync: WorkerProcess;
 let browser: Browser;
 let context: BrowserContext;
 let base: string;
-
-/** An upstream of the contract's envelope: `q=ok` answers one record, `q=dirty` one and one whose key Postgres cannot take, anything else a 400 whose message is markup. */
-async function startUpstream(): Promise<string> {
-  upstream = createServer((request, response) => {
-    const q = new URL(request.url ?? '/', 'http://upstream').searchParams.get('q');
-    const ok = q === 'ok' || q === 'dirty';
-    const items = q === 'dirty' ? [{ id: 'one', name: 'One' }, { id: 'nul\u0000key', name: 'Two' }] : [{ id: 'one', name: 'One' }];
-    const body = ok ? { status: 'success', data: { items }, message: 'ok' } : { status: 'error', data: null, message: HOSTILE_MESSAGE };
-    response.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-}
 
 function configOf(upstreamUrl: string): Config {
   const thing = { path: 'items', key: 'id', kind: 'history_thing' };
@@ -82,7 +67,8 @@ async function tickOf(config: Config, job: string): Promise<void> {
 beforeAll(async () => {
   simulator = await startSimulator({ seed: 21, music: { artists: 300, users: 3, playsPerUser: 10 }, chain: { initialHead: 100, blockIntervalMs: 0 } });
   database = await createTestDatabase();
-  const config = configOf(await startUpstream());
+  upstream = await startMarkupUpstream();
+  const config = configOf(upstream.baseUrl);
   feedsync = await WorkerProcess.open({ config, redis: inject('redisUrl'), databaseUrl: database.url, logger: capturingLogger().logger, roles: { worker: true, scheduler: false }, http: true, dashboardAuth: auth });
   await feedsync.start();
   base = feedsync.httpUrl!;
@@ -100,7 +86,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await feedsync?.close();
-  await new Promise((resolve) => upstream?.close(resolve));
+  await upstream?.close();
   await simulator?.close();
   await database?.drop();
 });

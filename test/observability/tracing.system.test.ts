@@ -91,6 +91,18 @@ describe('tracing', () => {
     expect(deliveries.map((span) => span.parentSpanId).sort()).toEqual([run.spanId, tick.spanId].sort());
   });
 
+  it('makes a tick of `feedsync run` one trace too, its runs and notices under its tick', async () => {
+    const file = await writeConfig(config());
+    const run = startFeedsync(['run', 'artists', '--config', file], { DATABASE_URL: database.url, REDIS_URL: '', ...otlpEnv(collector.baseUrl) });
+    expect((await run.exited).code, run.output()).toBe(0);
+    const spans = exportedSpans(collector.received);
+    const tick = one(spans, 'tick artists');
+    expect(one(spans, 'run artists').parentSpanId).toBe(tick.spanId);
+    const deliveries = spans.filter((span) => span.name === 'POST');
+    expect(deliveries.length).toBe(2);
+    expect(deliveries.every((span) => span.traceId === tick.traceId)).toBe(true);
+  });
+
   it('keeps the trace id on the run row, in its log lines and in the notices traceparent', async () => {
     const { runId, spans, output } = await tracedTick();
     const { traceId } = one(spans, 'run artists');

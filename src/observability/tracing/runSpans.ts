@@ -1,4 +1,4 @@
-import type { Span } from '@opentelemetry/api';
+import { trace, type Span } from '@opentelemetry/api';
 import { failSpan, inSpan, recordedTraceId } from './spans.js';
 
 /** What a page's store did to the records table (see RecordCounts). */
@@ -6,6 +6,20 @@ interface RecordCounts {
   new: number;
   updated: number;
   unchanged: number;
+}
+
+/**
+ * A job tick's opening (and, run in this process, its runs) in a span of its own: the root of
+ * the tick's trace, which its runs continue across the queue and its notices from the outbox
+ * (`job_ticks.traceparent`).
+ */
+export function inTickSpan<T>(job: string, trigger: string, work: () => Promise<T>): Promise<T> {
+  return inSpan(`tick ${job}`, { attributes: { 'feedsync.job': job, 'feedsync.tick.trigger': trigger } }, () => work());
+}
+
+/** Tells the tick's span (the active one) which tick it opened, and how many runs. */
+export function describeTick(tickId: string, runs: number): void {
+  trace.getActiveSpan()?.setAttributes({ 'feedsync.tick.id': tickId, 'feedsync.tick.runs': runs });
 }
 
 /** Whose run a run's span is. */

@@ -22,8 +22,9 @@ const scrubbers: SecretScrubber[] = [];
  * read, naming it.
  */
 export function startTracing(secrets: SecretScrubber, version: string): void {
+  if (!tracingAsked()) return;
   if (!scrubbers.includes(secrets)) scrubbers.push(secrets);
-  if (provider || !tracingAsked()) return;
+  if (provider) return;
   const { protocol, sampler } = readTracingEnv();
   // Endpoint, headers, timeout and compression: each exporter reads its OTEL_EXPORTER_OTLP_* variables.
   const exporter = protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter();

@@ -15,6 +15,7 @@ import { findUncountedTicks } from './statements/findUncountedTicks.js';
 import { tickStateOf, type TickPlan, type TickRow, type TickState } from './tickState.js';
 import { inTransaction } from '../database/transaction.js';
 import { traceparentOf } from '../../observability/tracing/spans.js';
+import { describeTick } from '../../observability/tracing/runSpans.js';
 
 /** A run of an opened tick, as created: queued, with its id. */
 export interface TickRun {
@@ -46,6 +47,7 @@ export class JobTicks {
   /** Opens the tick; undefined when a tick with its key exists already (it was fired elsewhere). */
   async open(plan: TickPlan): Promise<OpenedTick | undefined> {
     const opened = await this.openTick(plan);
+    if (opened) describeTick(opened.tick.id, opened.runs.length);
     if (opened?.tick.status !== 'running') this.tickEnds.notify(opened ? [opened.tick] : []);
     return opened;
   }
