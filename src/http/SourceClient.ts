@@ -13,7 +13,7 @@ import { parseRetryAfter } from './retryAfter.js';
 import { storedBody } from './storedBody.js';
 import { UpstreamError } from './UpstreamError.js';
 import { userAgentOf } from './userAgent.js';
-import { describeResponse, inRequestSpan } from './requestSpan.js';
+import { describeResponse, inRequestSpan, requestSpanAttributes, type RequestSpanAttributes } from './requestSpan.js';
 import { withTraceparent } from '../observability/tracing/spans.js';
 
 /** What to request: the query's parameters, or a next-page URL a response gave (which then carries them). */
@@ -76,6 +76,7 @@ export class SourceClient {
   private readonly authInQuery: boolean;
   private readonly shape: ResponseShape;
   private readonly secrets: SecretScrubber;
+  private readonly spanAttributes: RequestSpanAttributes;
 
   constructor(
     readonly name: string,
@@ -83,6 +84,7 @@ export class SourceClient {
     private readonly options: SourceClientOptions = {},
   ) {
     this.origin = new URL(config.baseUrl).origin;
+    this.spanAttributes = requestSpanAttributes(this.origin);
     this.secrets = options.secrets ?? new SecretScrubber(authSecrets(config.auth));
     this.auth = requestAuthOf(config.auth);
     this.maskedAuthParams = Object.fromEntries(Object.keys(this.auth.queryParams).map((name) => [name, MASKED]));
@@ -156,15 +158,13 @@ export class SourceClient {
   async fetchPage(params: Readonly<Record<string, string>>, nextUrl?: string): Promise<FetchedPage> {
     const request: PageRequest = nextUrl === undefined ? { params } : { params, nextUrl };
     const report = this.options.onRequestEnded;
-    if (!report) return inRequestSpan(this.origin, () => this.request(request));
     const started = performance.now();
     try {
-      const page = await inRequestSpan(this.origin, () => this.request(request));
-      report('200', page.latencyMs);
+      const page = await inRequestSpan(this.spanAttributes, () => this.request(request));
+      report?.('200', page.latencyMs);
       return page;
     } catch (error) {
-      const status = error instanceof UpstreamError ? (error.status === undefined ? error.kind : String(error.status)) : 'error';
-      report(status, performance.now() - started);
+      report?.(error instanceof UpstreamError ? (error.status === undefined ? error.kind : String(error.status)) : 'error', performance.now() - started);
       throw error;
     }
   }

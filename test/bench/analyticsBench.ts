@@ -15,8 +15,9 @@ import { mergeModeResults, targetOf } from './modeResults.js';
 import { median } from './report.js';
 import { emptyFeedsyncTables, settleDatabase } from './settleDatabase.js';
 import { withBenchStack } from './benchStack.js';
+import { alternately } from './alternately.js';
+import { say, wholeNumberArg } from './modeArgs.js';
 
-const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const DEFAULT_ROWS = 10_000_000;
 const LOAD_CHUNK = 1_000_000;
@@ -94,9 +95,7 @@ const relationBytes = async (client: pg.Client, relation: string): Promise<numbe
   Number((await client.query<{ bytes: string }>(`select pg_total_relation_size($1::regclass)::text as bytes`, [relation])).rows[0]!.bytes);
 
 export async function runAnalyticsBench(args: readonly string[]): Promise<void> {
-  const rowsAt = args.indexOf('--analytics-rows');
-  const rows = rowsAt >= 0 ? Number(args[rowsAt + 1]) : DEFAULT_ROWS;
-  if (!Number.isInteger(rows) || rows < 1) throw new Error(`--analytics-rows must be a whole number of rows, got "${args[rowsAt + 1]}"`);
+  const rows = wholeNumberArg(args, '--analytics-rows', DEFAULT_ROWS, 1);
   say(`feedsync bench --analytics: ${rows.toLocaleString('en-US')} records; starting Redis, Postgres (or REDIS_URL / DATABASE_URL) and the simulator…`);
   await withBenchStack(async ({ sim, databaseUrl, servers }) => {
 
@@ -110,14 +109,10 @@ export async function runAnalyticsBench(args: readonly string[]): Promise<void> 
       say(`   ${withColumns ? 'with' : 'without'} columns: ${Math.round(result.recordsPerS)} records/s`);
       return result;
     };
-    const withColumns: number[] = [];
-    const withoutColumns: number[] = [];
-    for (let alternation = 0; alternation < FIRST_SYNC_ALTERNATIONS; alternation++) {
-      say(`analytics 1: a first sync of ${expectedRecords(job).toLocaleString('en-US')} txs with the kind's columns and without (${alternation + 1} of ${FIRST_SYNC_ALTERNATIONS})…`);
-      // The order flips each time: the machine drifts within minutes.
-      const order = alternation % 2 === 0 ? [true, false] : [false, true];
-      for (const columns of order) (columns ? withColumns : withoutColumns).push((await firstSync(columns)).recordsPerS);
-    }
+    const { on: withColumns, off: withoutColumns } = await alternately(FIRST_SYNC_ALTERNATIONS, async (columns, alternation) => {
+      say(`analytics 1: a first sync of ${expectedRecords(job).toLocaleString('en-US')} txs ${columns ? 'with' : 'without'} the kind's columns (${alternation + 1} of ${FIRST_SYNC_ALTERNATIONS})…`);
+      return (await firstSync(columns)).recordsPerS;
+    });
     const ratios = withColumns.map((rate, index) => Number((rate / withoutColumns[index]!).toFixed(3)));
 
     // 2. The four queries at `rows` records, through the view and against a plain table made from it.

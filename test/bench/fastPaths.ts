@@ -2,6 +2,7 @@ import { FAST_PATHS, type FastPath } from '../../src/config/fastPaths.js';
 import { putFaults } from '../support/simulatorAdmin.js';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, type TxListJob } from './benchConfig.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
+import { alternately } from './alternately.js';
 import type { Target } from './report.js';
 import { emptyFeedsyncTables } from './settleDatabase.js';
 import type { SimulatorUrls } from './simulatorProcess.js';
@@ -37,20 +38,12 @@ const SPEED_PATHS: FastPathGain['path'][] = ['provenPages', 'statementByLastPage
 export async function measureFastPaths(options: FastPathsToMeasure): Promise<FastPathGain[]> {
   const gains: FastPathGain[] = [];
   for (const path of SPEED_PATHS) {
-    const first: number[] = [];
-    const resync: number[] = [];
-    for (let alternation = 0; alternation < options.alternations; alternation++) {
-      const order = alternation % 2 === 0 ? [true, false] : [false, true];
-      const by = new Map<boolean, [MeasuredRuns, MeasuredRuns]>();
-      for (const on of order) {
-        options.say(`   ${path} ${on ? 'on' : 'off'} (${alternation + 1} of ${options.alternations})…`);
-        by.set(on, await syncTwice(options, path, on));
-      }
-      const [withFirst, withResync] = by.get(true)!;
-      const [withoutFirst, withoutResync] = by.get(false)!;
-      first.push(withFirst.recordsPerS / withoutFirst.recordsPerS);
-      resync.push(withResync.recordsPerS / withoutResync.recordsPerS);
-    }
+    const { on, off } = await alternately(options.alternations, (side, alternation) => {
+      options.say(`   ${path} ${side ? 'on' : 'off'} (${alternation + 1} of ${options.alternations})…`);
+      return syncTwice(options, path, side);
+    });
+    const first = on.map(([withFirst], index) => withFirst.recordsPerS / off[index]![0].recordsPerS);
+    const resync = on.map(([, withResync], index) => withResync.recordsPerS / off[index]![1].recordsPerS);
     gains.push({ path, firstSync: { ratios: first, median: middle(first) }, resync: { ratios: resync, median: middle(resync) } });
   }
   return gains;

@@ -23,6 +23,7 @@ import { buildReport, formatReport, median, resyncRatio, type RunPair, type Size
 import { emptyFeedsyncTables } from './settleDatabase.js';
 import type { SimulatorUrls } from './simulatorProcess.js';
 import { withBenchStack } from './benchStack.js';
+import { say } from './modeArgs.js';
 import { measureSimulatorStart } from './simulatorStart.js';
 import { measureStorageGrowth } from './storageGrowth.js';
 import type { TxQuery } from './txPages.js';
@@ -67,7 +68,6 @@ const RATE_BUDGETS: RateBudgetSetting[] = [
   { max: 5, durationMs: 1000, workers: 1 },
 ];
 
-const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 function txQuery(sim: SimulatorUrls, job: TxListJob): TxQuery {
   return { explorerBaseUrl: sim.explorerBaseUrl, apiKey: sim.apiKey, address: sim.hotAddress, startblock: job.startblock, endblock: job.endblock, limit: job.limit };

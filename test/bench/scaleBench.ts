@@ -11,8 +11,8 @@ import { mergeModeResults, targetOf } from './modeResults.js';
 import { measureRuns, type MeasuredRuns } from './measureRuns.js';
 import { emptyFeedsyncTables, settleDatabase } from './settleDatabase.js';
 import { withBenchStack } from './benchStack.js';
+import { say, wholeNumberArg } from './modeArgs.js';
 
-const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 /** Rows loaded into the kind before the big re-sync (with the 1M synced: 50M in the kind). */
 const DEFAULT_FILLER = 49_000_000;
@@ -82,9 +82,7 @@ async function bytesPerRecord(databaseUrl: string, kind: string): Promise<ScaleR
 }
 
 export async function runScaleBench(args: readonly string[]): Promise<void> {
-  const rowsAt = args.indexOf('--scale-rows');
-  const filler = rowsAt >= 0 ? Number(args[rowsAt + 1]) : DEFAULT_FILLER;
-  if (!Number.isInteger(filler) || filler < 0) throw new Error(`--scale-rows must be a whole number of rows, got "${args[rowsAt + 1]}"`);
+  const filler = wholeNumberArg(args, '--scale-rows', DEFAULT_FILLER, 0);
   say(`feedsync bench --scale: ${filler.toLocaleString('en-US')} filler rows; starting Redis, Postgres (or REDIS_URL / DATABASE_URL) and the simulator…`);
   await withBenchStack(async ({ sim, databaseUrl, servers }) => {
     const run = async (label: string, job: TxListJob, expectedNew: number): Promise<MeasuredRuns> => {

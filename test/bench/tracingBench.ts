@@ -10,12 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { benchConfigTree, expectedRecords, TX_RUN_CONCURRENCY, txListJob } from './benchConfig.js';
 import { writeBenchmarksPage } from './benchmarksPage.js';
 import { withBenchStack } from './benchStack.js';
+import { alternately } from './alternately.js';
+import { say, wholeNumberArg } from './modeArgs.js';
 import { measureRuns } from './measureRuns.js';
 import { mergeModeResults, targetOf } from './modeResults.js';
 import { median } from './report.js';
 import { emptyFeedsyncTables, settleDatabase } from './settleDatabase.js';
 
-const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const DEFAULT_RECORDS = 1_000_000;
 const ALTERNATIONS = 3;
@@ -38,9 +39,7 @@ async function startSink(): Promise<{ url: string; bytes: () => number; close: (
 }
 
 export async function runTracingBench(args: readonly string[]): Promise<void> {
-  const at = args.indexOf('--tracing-records');
-  const records = at >= 0 ? Number(args[at + 1]) : DEFAULT_RECORDS;
-  if (!Number.isInteger(records) || records < 1000) throw new Error(`--tracing-records must be a whole number of at least 1000, got "${args[at + 1]}"`);
+  const records = wholeNumberArg(args, '--tracing-records', DEFAULT_RECORDS, 1000);
   say(`feedsync bench --tracing: a first sync of ${records.toLocaleString('en-US')} txs; starting Redis, Postgres (or REDIS_URL / DATABASE_URL) and the simulator…`);
   const sink = await startSink();
   try {
@@ -59,17 +58,13 @@ export async function runTracingBench(args: readonly string[]): Promise<void> {
         say(`   ${tracing ? 'traced' : 'untraced'}: ${Math.round(result!.recordsPerS)} records/s${tracing ? `, ${Math.round(exported / 1024)} KiB of spans` : ''}`);
         return { recordsPerS: result!.recordsPerS, spanBytes: exported };
       };
-      const tracedRates: number[] = [];
-      const untracedRates: number[] = [];
-      const spanBytes: number[] = [];
-      for (let alternation = 0; alternation < ALTERNATIONS; alternation++) {
-        say(`tracing: a first sync traced (every span sampled) and untraced (${alternation + 1} of ${ALTERNATIONS})…`);
-        for (const tracing of alternation % 2 === 0 ? [true, false] : [false, true]) {
-          const measured = await firstSync(tracing);
-          (tracing ? tracedRates : untracedRates).push(Math.round(measured.recordsPerS));
-          if (tracing) spanBytes.push(measured.spanBytes);
-        }
-      }
+      const { on: tracedSyncs, off: untracedSyncs } = await alternately(ALTERNATIONS, (tracing, alternation) => {
+        say(`tracing: a first sync ${tracing ? 'traced (every span sampled)' : 'untraced'} (${alternation + 1} of ${ALTERNATIONS})…`);
+        return firstSync(tracing);
+      });
+      const tracedRates = tracedSyncs.map((sync) => Math.round(sync.recordsPerS));
+      const untracedRates = untracedSyncs.map((sync) => Math.round(sync.recordsPerS));
+      const spanBytes = tracedSyncs.map((sync) => sync.spanBytes);
       const ratios = tracedRates.map((rate, index) => Number((rate / untracedRates[index]!).toFixed(3)));
       const ratio = median(ratios, (value) => value);
       await mergeModeResults({

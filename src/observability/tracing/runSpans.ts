@@ -84,11 +84,9 @@ export interface FetchSpanHooks {
 export function inFetchSpan<T>(page: number, fetch: (hooks: FetchSpanHooks) => Promise<T>): Promise<T> {
   return inSpan('fetch page', { attributes: { 'feedsync.page': page } }, (span: Span) => {
     let waitedMs = 0;
-    let retries = 0;
     return fetch({
       onRetry: (kind, retry, delayMs) => {
-        retries = retry;
-        span.setAttribute('feedsync.page.retries', retries);
+        span.setAttribute('feedsync.page.retries', retry);
         span.addEvent('retry', { 'error.type': kind, 'feedsync.retry': retry, 'feedsync.retry.delay_ms': delayMs });
       },
       onRateLimitWait: (ms) => {
